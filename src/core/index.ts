@@ -1,0 +1,8 @@
+export * from './schemas'
+export * from './json'
+export * from './errors'
+export * from './ids'
+export * from './checksum'
+export type * from './protocols'
+export * from './task'
+export * from './script'

@@ -1,0 +1,127 @@
+import type { JsonObject } from './json'
+import type {
+  AgentResult,
+  BenchmarkInfo,
+  EvaluatorKind,
+  EvaluatorScore,
+  PolicyVerdict,
+  ResourceLimits,
+  RunnerInfo,
+  RunSummary,
+  TaskSpec,
+  TraceEvent,
+  TraceEventKind,
+  TracePayload,
+  TrialRecord,
+} from './schemas'
+
+type MaybePromise<T> = T | Promise<T>
+
+/** What a benchmark's prepare() hands the runner, and teardown() takes back. */
+export interface EnvHandle {
+  /** Working directory of the trial, when the benchmark prepares one. */
+  workdir?: string
+  [key: string]: unknown
+}
+
+export interface EmitUsage {
+  tokens?: number
+  costUsd?: number
+}
+
+/** Handed to a runner for one trial. */
+export interface RunContext {
+  readonly limits: ResourceLimits
+  /** Aborted when a limit is reached or the run is cancelled: pass it to every await that can take long. */
+  readonly signal: AbortSignal
+  /**
+   * Record one trace event, with the tokens and cost it used. Returns the event's step number.
+   * Throws a LIMIT_REACHED error once a limit is crossed, so a cooperative runner stops at that point.
+   */
+  emit<K extends Exclude<TraceEventKind, 'agent.terminal'>>(
+    kind: K,
+    payload: TracePayload<K>,
+    usage?: EmitUsage,
+  ): number
+}
+
+/** What the runner returns; the engine turns it into an AgentResult with usage it measured itself. */
+export interface AgentOutput {
+  finalAnswer: string | null
+  success?: boolean
+  artifacts?: AgentResult['artifacts']
+  /** Set when the agent failed in its own logic (not infrastructure). */
+  error?: string
+}
+
+export interface AgentRunner {
+  runnerInfo(): RunnerInfo
+  run(task: TaskSpec, env: EnvHandle, ctx: RunContext): Promise<AgentOutput>
+}
+
+export interface BenchmarkAdapter {
+  readonly id: string
+  readonly version: string
+  listTasks(filter?: JsonObject): MaybePromise<TaskSpec[]>
+  info(): MaybePromise<BenchmarkInfo>
+  prepare?(task: TaskSpec): MaybePromise<EnvHandle>
+  teardown?(task: TaskSpec, env: EnvHandle): MaybePromise<void>
+}
+
+/** Everything an evaluator or policy checker may look at. */
+export interface TrialView {
+  task: TaskSpec
+  result: AgentResult
+  events: readonly TraceEvent[]
+  env: EnvHandle
+}
+
+export interface Evaluator {
+  readonly id: string
+  readonly kind: EvaluatorKind
+  evaluate(view: TrialView): MaybePromise<Omit<EvaluatorScore, 'evaluatorId' | 'kind' | 'latencyMs'>>
+}
+
+export interface PolicyChecker {
+  readonly id: string
+  check(view: TrialView): MaybePromise<Omit<PolicyVerdict, 'checkerId'>>
+}
+
+export interface Scorer {
+  summarize(trials: readonly TrialRecord[]): RunSummary
+}
+
+/** Appends one trial's events. An awaited append is durable. */
+export interface TraceWriter {
+  /** The trace's key in its store: a path relative to the store's root. */
+  readonly path: string
+  append(event: TraceEvent): Promise<void>
+  /** Flushes and closes; append() throws afterwards. */
+  finalize(): Promise<void>
+}
+
+export interface TraceStore {
+  open(key: { taskId: string; trial: number }): TraceWriter
+  read(path: string): Promise<TraceEvent[]>
+}
+
+export interface ArtifactStore {
+  put(name: string, data: string | Uint8Array): Promise<string>
+  get(path: string): Promise<Uint8Array>
+}
+
+export interface ReportGenerator<Input> {
+  readonly format: string
+  render(input: Input): string
+}
+
+export interface CloudJob {
+  command: string[]
+  env: Record<string, string>
+  cwd: string
+}
+
+export interface CloudBackend {
+  readonly id: string
+  submit(job: CloudJob): Promise<{ exitCode: number }>
+}

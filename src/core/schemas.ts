@@ -1,0 +1,313 @@
+import { z } from 'zod'
+import { JsonObject, JsonValue } from './json'
+
+/** Bundle format version written by this SDK. Readers accept every version up to this one. */
+export const BUNDLE_FORMAT_VERSION = 1
+
+const nonNegative = z.number().finite().nonnegative()
+const count = z.number().int().nonnegative()
+const isoTime = z.iso.datetime({ offset: true })
+
+export const ToolSpec = z.object({
+  name: z.string().min(1),
+  description: z.string().default(''),
+  inputSchema: JsonObject.default({}),
+})
+export type ToolSpec = z.infer<typeof ToolSpec>
+
+export const TaskMetadata = z
+  .object({
+    category: z.string().optional(),
+    split: z.string().optional(),
+    difficulty: z.string().optional(),
+  })
+  .catchall(JsonValue)
+export type TaskMetadata = z.infer<typeof TaskMetadata>
+
+export const TaskSpec = z.object({
+  id: z.string().min(1),
+  benchmark: z.string().min(1),
+  prompt: z.string(),
+  input: JsonValue.optional(),
+  expected: JsonValue.optional(),
+  tools: z.array(ToolSpec).optional(),
+  metadata: TaskMetadata.default({}),
+  /** sha256 of the task's content (see core/checksum.ts): changes when the task changes. */
+  checksum: z.string().regex(/^[0-9a-f]{64}$/),
+})
+export type TaskSpec = z.infer<typeof TaskSpec>
+
+export const ResourceLimits = z.object({
+  maxTokens: count.optional(),
+  maxTurns: count.optional(),
+  maxWallSeconds: z.number().positive().optional(),
+  maxCostUsd: nonNegative.optional(),
+})
+export type ResourceLimits = z.infer<typeof ResourceLimits>
+
+export const TERMINATED_BY = [
+  'completed',
+  'limit_tokens',
+  'limit_turns',
+  'limit_time',
+  'limit_cost',
+  'agent_error',
+  'infra_failure',
+  'interrupted',
+] as const
+export const TerminatedBy = z.enum(TERMINATED_BY)
+export type TerminatedBy = z.infer<typeof TerminatedBy>
+
+export const TRACE_EVENT_KINDS = [
+  'agent.plan',
+  'agent.model_call',
+  'agent.tool_call',
+  'agent.tool_result',
+  'agent.observation',
+  'agent.final_answer',
+  'agent.terminal',
+  'evaluator.score',
+  'policy.verdict',
+  'cost.tick',
+] as const
+export const TraceEventKind = z.enum(TRACE_EVENT_KINDS)
+export type TraceEventKind = z.infer<typeof TraceEventKind>
+
+/** Payload shape per event kind. Extra keys are kept: runners may say more than we model. */
+export const TracePayloads = {
+  'agent.plan': z.looseObject({ text: z.string() }),
+  'agent.model_call': z.looseObject({
+    model: z.string().optional(),
+    inputTokens: count.optional(),
+    outputTokens: count.optional(),
+    stopReason: z.string().optional(),
+    text: z.string().optional(),
+  }),
+  'agent.tool_call': z.looseObject({ tool: z.string().min(1), args: JsonValue, callId: z.string().optional() }),
+  'agent.tool_result': z.looseObject({
+    tool: z.string().min(1),
+    result: JsonValue,
+    isError: z.boolean().optional(),
+    callId: z.string().optional(),
+  }),
+  'agent.observation': z.looseObject({ text: z.string() }),
+  'agent.final_answer': z.looseObject({ answer: z.string() }),
+  'agent.terminal': z.looseObject({
+    terminatedBy: TerminatedBy,
+    success: z.boolean(),
+    error: z.string().nullable(),
+  }),
+  'evaluator.score': z.looseObject({ evaluatorId: z.string(), score: z.number(), passed: z.boolean() }),
+  'policy.verdict': z.looseObject({ checkerId: z.string(), verdict: z.enum(['PASS', 'WARN', 'FAIL']) }),
+  'cost.tick': z.looseObject({ note: z.string().optional() }),
+} satisfies Record<TraceEventKind, z.ZodType>
+
+export type TracePayload<K extends TraceEventKind> = z.infer<(typeof TracePayloads)[K]>
+
+const TraceEventBase = z.object({
+  runId: z.string().min(1),
+  taskId: z.string().min(1),
+  trial: count,
+  /** Monotonic within one trial, from 0. Evaluator citations point at these numbers. */
+  step: count,
+  ts: isoTime,
+  costDeltaUsd: nonNegative.default(0),
+  tokensDelta: count.default(0),
+  spanId: z.string().regex(/^[0-9a-f]{16}$/),
+})
+
+export const TraceEvent = z.discriminatedUnion(
+  'kind',
+  TRACE_EVENT_KINDS.map((kind) =>
+    TraceEventBase.extend({ kind: z.literal(kind), payload: TracePayloads[kind] }),
+  ) as unknown as [z.ZodObject, ...z.ZodObject[]],
+)
+export type TraceEvent = {
+  [K in TraceEventKind]: z.infer<typeof TraceEventBase> & { kind: K; payload: TracePayload<K> }
+}[TraceEventKind]
+export type TraceEventOf<K extends TraceEventKind> = Extract<TraceEvent, { kind: K }>
+
+export const ArtifactRef = z.object({ name: z.string().min(1), path: z.string().min(1) })
+export type ArtifactRef = z.infer<typeof ArtifactRef>
+
+export const AgentResult = z.object({
+  success: z.boolean(),
+  finalAnswer: z.string().nullable(),
+  artifacts: z.array(ArtifactRef).default([]),
+  error: z.string().nullable(),
+  totalCostUsd: nonNegative,
+  totalTokens: count,
+  turns: count,
+  wallSeconds: nonNegative,
+  terminatedBy: TerminatedBy,
+})
+export type AgentResult = z.infer<typeof AgentResult>
+
+export const EVALUATOR_KINDS = ['deterministic', 'llm_judge', 'tool_use', 'state_based', 'trace_quality'] as const
+export const EvaluatorKind = z.enum(EVALUATOR_KINDS)
+export type EvaluatorKind = z.infer<typeof EvaluatorKind>
+
+export const EvaluatorScore = z.object({
+  evaluatorId: z.string().min(1),
+  kind: EvaluatorKind,
+  score: z.number().min(0).max(1),
+  passed: z.boolean(),
+  confidence: z.number().min(0).max(1).optional(),
+  costUsd: nonNegative.default(0),
+  latencyMs: nonNegative,
+  explanation: z.string(),
+  /** Step numbers of the trace events this score rests on. */
+  citations: z.array(count).default([]),
+})
+export type EvaluatorScore = z.infer<typeof EvaluatorScore>
+
+export const Verdict = z.enum(['PASS', 'WARN', 'FAIL'])
+export type Verdict = z.infer<typeof Verdict>
+
+export const PolicyFinding = z.object({
+  message: z.string(),
+  severity: Verdict.exclude(['PASS']),
+  citations: z.array(count).default([]),
+})
+export type PolicyFinding = z.infer<typeof PolicyFinding>
+
+export const PolicyVerdict = z.object({
+  checkerId: z.string().min(1),
+  verdict: Verdict,
+  findings: z.array(PolicyFinding).default([]),
+})
+export type PolicyVerdict = z.infer<typeof PolicyVerdict>
+
+export const RunnerInfo = z.object({
+  /** Stable curated id, e.g. "mock-scripted" or "anthropic:claude-sonnet-4". */
+  name: z.string().min(1),
+  kind: z.string().min(1),
+  /** Only the settings that shape results. Never credentials. */
+  config: JsonObject.default({}),
+})
+export type RunnerInfo = z.infer<typeof RunnerInfo>
+
+export const BenchmarkInfo = z.object({
+  id: z.string().min(1),
+  version: z.string(),
+  datasetChecksum: z.string(),
+})
+export type BenchmarkInfo = z.infer<typeof BenchmarkInfo>
+
+export const TRIAL_OUTCOMES = [
+  'passed',
+  'failed',
+  'policy_violation',
+  'limit_exceeded',
+  'agent_error',
+  'infra_failure',
+  'not_evaluated',
+  'interrupted',
+] as const
+export const TrialOutcome = z.enum(TRIAL_OUTCOMES)
+export type TrialOutcome = z.infer<typeof TrialOutcome>
+
+export const Usage = z.object({
+  tokens: count,
+  costUsd: nonNegative,
+  wallSeconds: nonNegative,
+  turns: count,
+})
+export type Usage = z.infer<typeof Usage>
+
+/** What one Vitest case hands the reporter through task.meta: small, plain JSON. */
+export const TrialRecord = z.object({
+  runId: z.string().min(1),
+  benchmark: BenchmarkInfo,
+  taskId: z.string().min(1),
+  taskChecksum: z.string(),
+  trial: count,
+  outcome: TrialOutcome,
+  passed: z.boolean(),
+  result: AgentResult.nullable(),
+  scores: z.array(EvaluatorScore),
+  verdicts: z.array(PolicyVerdict),
+  usage: Usage,
+  runner: RunnerInfo,
+  /** Trace file, relative to the run's staging folder. */
+  tracePath: z.string().min(1),
+  eventCount: count,
+  warnings: z.array(z.string()).default([]),
+})
+export type TrialRecord = z.infer<typeof TrialRecord>
+
+export const EvaluatorSummary = z.object({
+  evaluatorId: z.string(),
+  kind: EvaluatorKind,
+  n: count,
+  mean: z.number(),
+  passRate: z.number(),
+})
+export type EvaluatorSummary = z.infer<typeof EvaluatorSummary>
+
+export const UsageSummary = z.object({
+  tokens: count,
+  costUsd: nonNegative,
+  wallSeconds: nonNegative,
+  turns: count,
+})
+
+export const RunSummary = z.object({
+  n: count,
+  passed: count,
+  passRate: z.number(),
+  outcomes: z.partialRecord(TrialOutcome, count),
+  evaluators: z.array(EvaluatorSummary),
+  usage: UsageSummary,
+})
+export type RunSummary = z.infer<typeof RunSummary>
+
+export const RunStatus = z.enum(['complete', 'interrupted', 'partial-shard'])
+export type RunStatus = z.infer<typeof RunStatus>
+
+export const RunMetadata = z.object({
+  schemaVersion: z.literal(BUNDLE_FORMAT_VERSION),
+  runId: z.string().min(1),
+  status: RunStatus,
+  labels: z.record(z.string(), z.string()).default({}),
+  /** The runner of the first benchmark; `targets` lists all of them. */
+  target: RunnerInfo.nullable(),
+  targets: z.array(RunnerInfo),
+  benchmark: BenchmarkInfo.nullable(),
+  benchmarks: z.array(BenchmarkInfo),
+  startedAt: isoTime,
+  finishedAt: isoTime,
+  durationSec: nonNegative,
+  sdkVersion: z.string(),
+  git: z.object({ sha: z.string().nullable(), dirty: z.boolean().nullable() }),
+  node: z.string(),
+  vitest: z.string(),
+  configHash: z.string(),
+  seed: z.number().int().nullable(),
+  shard: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).nullable(),
+  vitestProject: z.string(),
+  testNamePattern: z.string().nullable(),
+  trialCount: count,
+})
+export type RunMetadata = z.infer<typeof RunMetadata>
+
+export const ScoresFile = z.object({
+  schemaVersion: z.literal(BUNDLE_FORMAT_VERSION),
+  runId: z.string().min(1),
+  trials: z.array(TrialRecord),
+  summary: RunSummary,
+})
+export type ScoresFile = z.infer<typeof ScoresFile>
+
+export const ManifestEntry = z.object({
+  path: z.string().min(1),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  size: count,
+})
+export const Manifest = z.object({
+  formatVersion: z.number().int().min(1).max(BUNDLE_FORMAT_VERSION),
+  runId: z.string().min(1),
+  createdAt: isoTime,
+  files: z.array(ManifestEntry),
+})
+export type Manifest = z.infer<typeof Manifest>

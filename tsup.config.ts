@@ -1,0 +1,20 @@
+import { defineConfig } from 'tsup'
+
+export default defineConfig({
+  entry: {
+    'src/index': 'src/index.ts',
+    'src/cli/index': 'src/cli/index.ts',
+    'plugin/index': 'plugin/index.ts',
+    'plugin/matchers': 'plugin/matchers.ts',
+    'plugin/setup': 'plugin/setup.ts',
+    'reporters/index': 'reporters/index.ts',
+  },
+  format: ['esm'],
+  target: 'node20',
+  dts: true,
+  clean: true,
+  splitting: true,
+  sourcemap: true,
+  outDir: 'dist',
+  external: ['vitest', 'vite', /^vitest\//],
+})
