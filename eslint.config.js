@@ -4,7 +4,9 @@ export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'runs/**', 'bench/.work/**', 'schemas/**'] },
   ...tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'bench/*.mjs'] } } },
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['*.js', 'bin/*.js', 'bench/*.mjs'] } },
+    },
     rules: {
       // An un-awaited async matcher or store append passes silently: make it a lint error.
       '@typescript-eslint/no-floating-promises': 'error',

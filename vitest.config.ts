@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
-import { agentEvalOps } from './plugin/index'
+import { agentEvalOps } from './plugin/index.ts'
 
 export default defineConfig({
   test: {

@@ -1,9 +1,3 @@
-import type { Plugin } from 'vite'
-
-export interface AgentEvalOpsOptions {
-  include?: string[]
-}
-
-export function agentEvalOps(_options: AgentEvalOpsOptions = {}): Plugin {
-  return { name: 'agentevalops' }
-}
+export { agentEvalOps, type AgentEvalOpsOptions } from './vite-plugin'
+export { evalBenchmark, type EvalBenchmarkOptions, type FinishedTrial } from './eval-benchmark'
+export type { Gate } from './gate'

@@ -83,7 +83,11 @@ export const TracePayloads = {
     stopReason: z.string().optional(),
     text: z.string().optional(),
   }),
-  'agent.tool_call': z.looseObject({ tool: z.string().min(1), args: JsonValue, callId: z.string().optional() }),
+  'agent.tool_call': z.looseObject({
+    tool: z.string().min(1),
+    args: JsonValue,
+    callId: z.string().optional(),
+  }),
   'agent.tool_result': z.looseObject({
     tool: z.string().min(1),
     result: JsonValue,
@@ -143,7 +147,13 @@ export const AgentResult = z.object({
 })
 export type AgentResult = z.infer<typeof AgentResult>
 
-export const EVALUATOR_KINDS = ['deterministic', 'llm_judge', 'tool_use', 'state_based', 'trace_quality'] as const
+export const EVALUATOR_KINDS = [
+  'deterministic',
+  'llm_judge',
+  'tool_use',
+  'state_based',
+  'trace_quality',
+] as const
 export const EvaluatorKind = z.enum(EVALUATOR_KINDS)
 export type EvaluatorKind = z.infer<typeof EvaluatorKind>
 

@@ -14,8 +14,18 @@ const StepCost = {
 
 export const ScriptStep = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('plan'), text: z.string(), ...StepCost }),
-  z.object({ kind: z.literal('model_call'), text: z.string().optional(), model: z.string().optional(), ...StepCost }),
-  z.object({ kind: z.literal('tool_call'), tool: z.string().min(1), args: JsonValue.default({}), ...StepCost }),
+  z.object({
+    kind: z.literal('model_call'),
+    text: z.string().optional(),
+    model: z.string().optional(),
+    ...StepCost,
+  }),
+  z.object({
+    kind: z.literal('tool_call'),
+    tool: z.string().min(1),
+    args: JsonValue.default({}),
+    ...StepCost,
+  }),
   z.object({
     kind: z.literal('tool_result'),
     tool: z.string().min(1),

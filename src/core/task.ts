@@ -9,9 +9,13 @@ export function defineTask(input: TaskInput): TaskSpec {
   const content = { ...input, metadata: input.metadata ?? {} }
   const parsed = TaskSpec.safeParse({ ...content, checksum: checksumOf(content) })
   if (!parsed.success) {
-    throw new AgentEvalOpsError('TASK_INVALID', `task ${JSON.stringify(input.id)} is invalid: ${parsed.error.message}`, {
-      hint: 'Fix the task definition in its benchmark.',
-    })
+    throw new AgentEvalOpsError(
+      'TASK_INVALID',
+      `task ${JSON.stringify(input.id)} is invalid: ${parsed.error.message}`,
+      {
+        hint: 'Fix the task definition in its benchmark.',
+      },
+    )
   }
   return parsed.data
 }

@@ -7,7 +7,9 @@ describe('defineTask', () => {
     const b = defineTask({ id: 't1', benchmark: 'b', prompt: 'What is 2+3?', expected: '4' })
     expect(a.checksum).toMatch(/^[0-9a-f]{64}$/)
     expect(a.checksum).not.toBe(b.checksum)
-    expect(defineTask({ id: 't1', benchmark: 'b', prompt: 'What is 2+2?', expected: '4' }).checksum).toBe(a.checksum)
+    expect(defineTask({ id: 't1', benchmark: 'b', prompt: 'What is 2+2?', expected: '4' }).checksum).toBe(
+      a.checksum,
+    )
   })
 
   it('rejects a task without an id with a TASK_INVALID error', () => {

@@ -1,0 +1,31 @@
+import { mockRunner } from '../src/agents'
+import { TerminatedBy } from '../src/core'
+import {
+  TOY_COST_CEILING_USD,
+  TOY_FORBIDDEN_TOOLS,
+  toyBenchmark,
+  toyLimits,
+  toyScripts,
+} from '../src/benchmarks'
+import { matchesExpected } from '../src/evaluators'
+import { costCeiling, toolAccess } from '../src/policy'
+import { evalBenchmark } from '../plugin'
+
+// The toy benchmark exercises every outcome on purpose (wrong answers, errors, loops, limit hits), so it gates on
+// the aggregate and checks that each task ends the way its scenario says it must.
+evalBenchmark({
+  benchmark: toyBenchmark(),
+  runner: mockRunner({ scripts: toyScripts }),
+  evaluators: [matchesExpected()],
+  policy: [costCeiling({ maxUsd: TOY_COST_CEILING_USD }), toolAccess({ deny: [...TOY_FORBIDDEN_TOOLS] })],
+  limits: toyLimits,
+  gate: { minPassRate: 0.3 },
+  assert: ({ task, record, events }, expect) => {
+    const expectedOutcome = task.metadata.expectedOutcome
+    if (typeof expectedOutcome === 'string') expect(record.outcome).toBe(expectedOutcome)
+    const expectedEnd = task.metadata.expectedTerminatedBy
+    if (typeof expectedEnd === 'string') expect(events).toTerminateWith(TerminatedBy.parse(expectedEnd))
+    if (task.metadata.scenario === 'tool-loop') expect(events).not.toHaveNoLoops()
+    else expect(events).toHaveNoLoops()
+  },
+})

@@ -1,0 +1,106 @@
+import { join, relative } from 'node:path'
+import { describe, expect, it, type ExpectStatic } from 'vitest'
+import {
+  benchmarkTraceDir,
+  type AgentResult,
+  type AgentRunner,
+  type BenchmarkAdapter,
+  type Evaluator,
+  type PolicyChecker,
+  type ResourceLimits,
+  type TaskSpec,
+  type TraceEvent,
+  type TrialRecord,
+} from '../src/core'
+import { runTrial } from '../src/engine'
+import { JsonlTraceStore } from '../src/stores'
+import { explainTrial, isHarnessFailure, passRate, type Gate } from './gate'
+import { currentRun } from './provided-run'
+
+/** What a per-trial assertion callback sees. */
+export interface FinishedTrial {
+  task: TaskSpec
+  record: TrialRecord
+  result: AgentResult | null
+  events: readonly TraceEvent[]
+}
+
+export interface EvalBenchmarkOptions {
+  benchmark: BenchmarkAdapter
+  runner: AgentRunner
+  evaluators?: Evaluator[]
+  policy?: PolicyChecker[]
+  limits?: ResourceLimits | ((task: TaskSpec) => ResourceLimits)
+  /** Trials per task (each is its own Vitest case). */
+  trials?: number
+  gate?: Gate
+  /** Extra assertions per trial, e.g. trace matchers. Must be synchronous. */
+  assert?: (trial: FinishedTrial, expect: ExpectStatic) => void
+}
+
+/**
+ * Registers a benchmark as `describe(benchmark.id)` with one `it.concurrent` per task × trial, each running the
+ * engine once. With a `minPassRate` gate, a last sequential case checks the aggregate: Vitest runs it after the
+ * concurrent group before it has finished.
+ */
+export function evalBenchmark(options: EvalBenchmarkOptions): void {
+  const { benchmark, runner, trials = 1, gate = 'each' } = options
+  if (!Number.isInteger(trials) || trials < 1) {
+    throw new TypeError(`evalBenchmark(${benchmark.id}): trials must be a whole number ≥ 1, got ${trials}`)
+  }
+  if (typeof gate === 'object' && !(gate.minPassRate >= 0 && gate.minPassRate <= 1)) {
+    throw new TypeError(`evalBenchmark(${benchmark.id}): gate.minPassRate must be between 0 and 1`)
+  }
+
+  describe(benchmark.id, async () => {
+    const [tasks, info] = await Promise.all([benchmark.listTasks(), benchmark.info()])
+    const finished: TrialRecord[] = []
+
+    for (const task of tasks) {
+      for (let trial = 0; trial < trials; trial++) {
+        it.concurrent(`${task.id} #${trial}`, async ({ task: testCase, signal, expect: caseExpect }) => {
+          const run = currentRun()
+          const traceRoot = benchmarkTraceDir(run.stagingDir, info.id)
+          const { record, events, result } = await runTrial({
+            runId: run.runId,
+            benchmark: info,
+            task,
+            trial,
+            runner,
+            prepare: benchmark.prepare?.bind(benchmark),
+            teardown: benchmark.teardown?.bind(benchmark),
+            evaluators: options.evaluators,
+            policy: options.policy,
+            limits: typeof options.limits === 'function' ? options.limits(task) : options.limits,
+            traceStore: new JsonlTraceStore(traceRoot),
+            signal,
+          })
+          const handed: TrialRecord = {
+            ...record,
+            tracePath: relative(run.stagingDir, join(traceRoot, record.tracePath)),
+          }
+          // A non-cloneable value here would drop the whole file's results, so only plain JSON crosses over.
+          testCase.meta.agentevalops = JSON.parse(JSON.stringify(handed)) as TrialRecord
+          finished.push(handed)
+
+          if (isHarnessFailure(handed)) caseExpect.fail(`harness failure\n${explainTrial(handed)}`)
+          options.assert?.({ task, record: handed, result, events }, caseExpect)
+          if (gate === 'each' && !handed.passed)
+            caseExpect.fail(`trial did not pass\n${explainTrial(handed)}`)
+        })
+      }
+    }
+
+    if (typeof gate === 'object') {
+      it(`gate: pass rate ≥ ${gate.minPassRate}`, () => {
+        if (finished.length === 0) return
+        const rate = passRate(finished)
+        const failing = finished.filter((r) => !r.passed).map(explainTrial)
+        expect(
+          rate,
+          `${benchmark.id}: pass rate ${rate.toFixed(3)} over ${finished.length} trials is below ${gate.minPassRate}\n${failing.join('\n')}`,
+        ).toBeGreaterThanOrEqual(gate.minPassRate)
+      })
+    }
+  })
+}

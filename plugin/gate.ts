@@ -1,0 +1,34 @@
+import type { TrialRecord } from '../src/core'
+
+/** Minimum aggregate pass rate for a benchmark, or 'each' (every trial must pass). */
+export type Gate = 'each' | { minPassRate: number }
+
+/** Outcomes that say the harness, not the agent, went wrong: they fail their case whatever the gate. */
+export function isHarnessFailure(record: TrialRecord): boolean {
+  return record.outcome === 'infra_failure' || record.outcome === 'not_evaluated'
+}
+
+/** Why a trial did not pass, in a few lines that point at trace steps. */
+export function explainTrial(record: TrialRecord): string {
+  const lines = [
+    `${record.taskId} #${record.trial}: ${record.outcome} (terminatedBy ${record.result?.terminatedBy ?? 'n/a'})`,
+  ]
+  if (record.result?.error) lines.push(`  error: ${record.result.error}`)
+  for (const s of record.scores) {
+    if (!s.passed) lines.push(`  ${s.evaluatorId}: ${s.score} — ${s.explanation}${cite(s.citations)}`)
+  }
+  for (const v of record.verdicts) {
+    for (const f of v.findings)
+      lines.push(`  policy ${v.checkerId} ${f.severity}: ${f.message}${cite(f.citations)}`)
+  }
+  for (const w of record.warnings) lines.push(`  warning: ${w}`)
+  return lines.join('\n')
+}
+
+function cite(steps: number[]): string {
+  return steps.length ? ` (steps ${steps.join(', ')})` : ''
+}
+
+export function passRate(records: readonly TrialRecord[]): number {
+  return records.length === 0 ? 0 : records.filter((r) => r.passed).length / records.length
+}

@@ -1,0 +1,14 @@
+import { inject } from 'vitest'
+import { AgentEvalOpsError, PROVIDE_KEY, ProvidedRun } from '../src/core'
+import type {} from '../reporters/vitest-channel'
+
+/** The run the bundle reporter opened for this Vitest run (it provides a new one at every run start). */
+export function currentRun(): ProvidedRun {
+  const parsed = ProvidedRun.safeParse(inject(PROVIDE_KEY))
+  if (!parsed.success) {
+    throw new AgentEvalOpsError('CONFIG_INVALID', 'evalBenchmark() runs outside an agentevalops project.', {
+      hint: "Add agentEvalOps() to the plugins of the Vitest project that includes this file: { plugins: [agentEvalOps()], test: { name: 'evals' } }.",
+    })
+  }
+  return parsed.data
+}

@@ -1,0 +1,201 @@
+import { mkdir, rm } from 'node:fs/promises'
+import { join, relative, resolve } from 'node:path'
+import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
+import {
+  BUNDLE_FORMAT_VERSION,
+  META_KEY,
+  PROVIDE_KEY,
+  TrialRecord,
+  canonicalJson,
+  checksumOf,
+  errorMessage,
+  newRunId,
+  sdkVersion,
+  type BenchmarkInfo,
+  type RunMetadata,
+  type RunnerInfo,
+} from '../src/core'
+import { writeBundle } from '../src/bundles'
+import { renderMarkdownReport } from '../src/reports'
+import { simpleScorer } from '../src/scorers'
+import { consoleSummary } from './console-summary'
+import { replayCommand } from './replay-command'
+import { gitState } from './run-environment'
+import type {} from './vitest-channel'
+
+export interface BundleReporterOptions {
+  /** Name of the Vitest project whose cases are eval trials. */
+  project: string
+  runsDir: string
+  labels: Record<string, string>
+}
+
+interface OpenRun {
+  runId: string
+  runsDir: string
+  stagingDir: string
+  startedAt: Date
+  records: TrialRecord[]
+  files: Set<string>
+}
+
+/**
+ * Turns the eval cases of one Vitest run into a result bundle. A fresh run opens at every onTestRunStart (watch
+ * reruns too), so each run gets its own bundle; trials arrive as TrialRecords in task meta, their traces as
+ * per-trial files in the run's staging folder, which the bundle writer merges.
+ */
+export class BundleReporter implements Reporter {
+  private vitest: Vitest | undefined
+  private run: OpenRun | undefined
+
+  constructor(private readonly options: BundleReporterOptions) {}
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest
+  }
+
+  async onTestRunStart(): Promise<void> {
+    const vitest = this.requireVitest()
+    const runId = newRunId()
+    const runsDir = resolve(vitest.config.root, this.options.runsDir)
+    const stagingDir = join(runsDir, '.staging', runId)
+    await mkdir(stagingDir, { recursive: true })
+    this.run = { runId, runsDir, stagingDir, startedAt: new Date(), records: [], files: new Set() }
+    for (const project of vitest.projects) {
+      if (project.name === this.options.project) project.provide(PROVIDE_KEY, { runId, stagingDir })
+    }
+  }
+
+  onTestCaseResult(testCase: TestCase): void {
+    const run = this.run
+    if (!run || testCase.project.name !== this.options.project) return
+    const meta = testCase.meta()[META_KEY]
+    if (meta === undefined) return
+    const parsed = TrialRecord.safeParse(meta)
+    if (!parsed.success) {
+      this.requireVitest().logger.error(
+        `agentevalops: ${testCase.fullName} handed an invalid trial record; it is left out of the bundle: ${parsed.error.message}`,
+      )
+      return
+    }
+    run.records.push(parsed.data)
+    run.files.add(testCase.module.moduleId)
+  }
+
+  async onTestRunEnd(
+    _modules: readonly TestModule[],
+    _errors: readonly unknown[],
+    reason: TestRunEndReason,
+  ): Promise<void> {
+    const run = this.run
+    this.run = undefined
+    if (!run) return
+    const vitest = this.requireVitest()
+    if (run.records.length === 0) {
+      await rm(run.stagingDir, { recursive: true, force: true })
+      return
+    }
+    try {
+      const dir = await this.writeRun(run, reason)
+      await rm(run.stagingDir, { recursive: true, force: true })
+      const trials = sortRecords(run.records)
+      vitest.logger.log(
+        consoleSummary(trials, simpleScorer().summarize(trials), relative(process.cwd(), dir) || dir),
+      )
+    } catch (error) {
+      // The staging folder stays: every finished trial's trace is still there to recover from.
+      vitest.logger.error(
+        `agentevalops: could not write the bundle of run ${run.runId} (${errorMessage(error)}). ` +
+          `Its traces are kept in ${run.stagingDir}.`,
+      )
+      process.exitCode = 1
+    }
+  }
+
+  private async writeRun(run: OpenRun, reason: TestRunEndReason): Promise<string> {
+    const vitest = this.requireVitest()
+    const trials = sortRecords(run.records)
+    const summary = simpleScorer().summarize(trials)
+    const targets = unique(trials.map((t) => t.runner))
+    const benchmarks = uniqueBy(
+      trials.map((t) => t.benchmark),
+      (b: BenchmarkInfo) => b.id,
+    )
+    const finishedAt = new Date()
+    const shard = vitest.config.shard ?? null
+    const testNamePattern = vitest.config.testNamePattern?.source ?? null
+    const project = vitest.projects.find((p) => p.name === this.options.project)
+    const metadata: RunMetadata = {
+      schemaVersion: BUNDLE_FORMAT_VERSION,
+      runId: run.runId,
+      status: reason === 'interrupted' ? 'interrupted' : shard ? 'partial-shard' : 'complete',
+      labels: this.options.labels,
+      target: targets[0] ?? null,
+      targets,
+      benchmark: benchmarks[0] ?? null,
+      benchmarks,
+      startedAt: run.startedAt.toISOString(),
+      finishedAt: finishedAt.toISOString(),
+      durationSec: (finishedAt.getTime() - run.startedAt.getTime()) / 1000,
+      sdkVersion: sdkVersion(),
+      git: await gitState(vitest.config.root),
+      node: process.version,
+      vitest: vitest.version,
+      configHash: checksumOf({
+        project: this.options.project,
+        include: project?.config.include ?? [],
+        maxConcurrency: project?.config.maxConcurrency ?? null,
+        targets,
+        benchmarks,
+        evaluators: [...new Set(trials.flatMap((t) => t.scores.map((s) => s.evaluatorId)))].sort(),
+        labels: this.options.labels,
+      }),
+      seed: null,
+      shard,
+      vitestProject: this.options.project,
+      testNamePattern,
+      trialCount: trials.length,
+    }
+    return writeBundle({
+      runsDir: run.runsDir,
+      metadata,
+      trials,
+      summary,
+      traceFiles: trials.map((t) => join(run.stagingDir, t.tracePath)),
+      reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
+      replayCommand: replayCommand({
+        root: vitest.config.root,
+        project: this.options.project,
+        files: [...run.files],
+        testNamePattern,
+        shard,
+        env: process.env,
+      }),
+    })
+  }
+
+  private requireVitest(): Vitest {
+    if (!this.vitest) throw new Error('agentevalops: BundleReporter used before onInit')
+    return this.vitest
+  }
+}
+
+function sortRecords(records: readonly TrialRecord[]): TrialRecord[] {
+  return [...records].sort(
+    (a, b) => cmp(a.benchmark.id, b.benchmark.id) || cmp(a.taskId, b.taskId) || a.trial - b.trial,
+  )
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+function unique(infos: readonly RunnerInfo[]): RunnerInfo[] {
+  return uniqueBy(infos, canonicalJson)
+}
+
+function uniqueBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Map<string, T>()
+  for (const item of items) if (!seen.has(key(item))) seen.set(key(item), item)
+  return [...seen.values()]
+}

@@ -1,0 +1,2 @@
+export { BundleReporter, type BundleReporterOptions } from './bundle-reporter'
+export { consoleSummary } from './console-summary'

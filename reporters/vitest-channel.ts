@@ -1,0 +1,11 @@
+import type { PROVIDE_KEY, ProvidedRun, TrialRecord } from '../src/core'
+
+// Types of the values that cross between the reporter and eval workers (see src/core/channel.ts).
+declare module 'vitest' {
+  interface ProvidedContext {
+    [PROVIDE_KEY]: ProvidedRun
+  }
+  interface TaskMeta {
+    agentevalops?: TrialRecord
+  }
+}

@@ -1,0 +1,1 @@
+export { mockRunner, type MockRunnerOptions } from './mock-runner'

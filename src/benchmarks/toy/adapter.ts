@@ -1,0 +1,42 @@
+import {
+  canonicalJson,
+  sha256,
+  type BenchmarkAdapter,
+  type JsonObject,
+  type JsonValue,
+  type TaskSpec,
+} from '../../core'
+import { toyTasks } from './tasks'
+
+export const TOY_BENCHMARK_ID = 'toy'
+/** Bump whenever a task or script changes meaning, so baselines from the old version are not compared blindly. */
+export const TOY_BENCHMARK_VERSION = '1'
+
+/**
+ * A filter keeps the tasks whose `id` or metadata field equals each given value; an array value means
+ * "any of these", e.g. `{ category: ['arithmetic', 'tool-use'] }`.
+ */
+function matchesFilter(task: TaskSpec, filter: JsonObject): boolean {
+  const fields: Record<string, JsonValue | undefined> = { ...task.metadata, id: task.id }
+  return Object.entries(filter).every(([key, wanted]) => {
+    const options = Array.isArray(wanted) ? wanted : [wanted]
+    return options.some((option) => canonicalJson(option) === canonicalJson(fields[key]))
+  })
+}
+
+/** The built-in smoke benchmark: small, fast, and covering every outcome the harness must classify. */
+export function toyBenchmark(): BenchmarkAdapter {
+  return {
+    id: TOY_BENCHMARK_ID,
+    version: TOY_BENCHMARK_VERSION,
+    listTasks(filter?: JsonObject) {
+      const tasks = toyTasks()
+      return filter ? tasks.filter((task) => matchesFilter(task, filter)) : tasks
+    },
+    info() {
+      // Over the whole dataset, not a filtered view: the checksum identifies the benchmark, not the selection.
+      const datasetChecksum = sha256(canonicalJson(toyTasks().map((task) => task.checksum)))
+      return { id: TOY_BENCHMARK_ID, version: TOY_BENCHMARK_VERSION, datasetChecksum }
+    },
+  }
+}

@@ -1,0 +1,5 @@
+export { toyBenchmark, TOY_BENCHMARK_ID, TOY_BENCHMARK_VERSION } from './adapter'
+export { TOY_TASK_IDS, type ToyTaskId } from './ids'
+export { toyTasks } from './tasks'
+export { toyScripts } from './scripts'
+export { toyLimits, TOY_COST_CEILING_USD, TOY_FORBIDDEN_TOOLS } from './limits'

@@ -1,0 +1,71 @@
+import { AgentEvalOpsError, BUNDLE_FORMAT_VERSION } from '../core'
+
+export const METADATA_FILE = 'metadata.json'
+export const TRACES_FILE = 'traces.jsonl'
+export const SCORES_FILE = 'scores.json'
+export const REPORT_MD_FILE = 'report.md'
+export const REPLAY_COMMAND_FILE = 'replay_command.txt'
+export const MANIFEST_FILE = 'manifest.json'
+
+/** Files whose content the writer produces itself: callers may not supply them as reports or extra files. */
+export const RESERVED_FILES: readonly string[] = [
+  METADATA_FILE,
+  TRACES_FILE,
+  SCORES_FILE,
+  REPLAY_COMMAND_FILE,
+  MANIFEST_FILE,
+]
+
+/**
+ * Required files depend on the version a bundle declares, so that a file added in a later format version never
+ * makes an older bundle invalid.
+ */
+export function requiredFiles(formatVersion: number): readonly string[] {
+  if (formatVersion >= 1) {
+    return [METADATA_FILE, TRACES_FILE, SCORES_FILE, REPORT_MD_FILE, REPLAY_COMMAND_FILE, MANIFEST_FILE]
+  }
+  return []
+}
+
+/** The message a reader gives for a bundle written by a newer SDK: the fix is on the reader's side. */
+export function newerVersionMessage(field: string, version: number): string {
+  return (
+    `${field} ${version} is newer than this agentevalops supports (${BUNDLE_FORMAT_VERSION}): ` +
+    'upgrade agentevalops to read this bundle'
+  )
+}
+
+/**
+ * Bundle paths are relative, POSIX-separated and stay inside the bundle: a manifest or caller naming
+ * `../x` must never make us read or write outside it.
+ */
+export function isSafeRelativePath(path: string): boolean {
+  if (path.length === 0 || path.startsWith('/') || path.includes('\\') || path.includes('\0')) return false
+  return path.split('/').every((part) => part !== '' && part !== '.' && part !== '..')
+}
+
+/** The run id names the bundle folder, so it must be one plain path segment. */
+export function assertSafeRunId(runId: string): void {
+  if (!isSafeRelativePath(runId) || runId.includes('/') || runId.startsWith('.')) {
+    throw new AgentEvalOpsError(
+      'BUNDLE_INVALID',
+      `run id ${JSON.stringify(runId)} cannot name a bundle folder.`,
+      {
+        hint: 'Use a run id without path separators that does not start with a dot.',
+      },
+    )
+  }
+}
+
+export interface TrialKey {
+  taskId: string
+  trial: number
+}
+
+export function trialKeyString(key: TrialKey): string {
+  return `${key.taskId}\u0000${key.trial}`
+}
+
+export function describeTrial(key: TrialKey): string {
+  return `task ${JSON.stringify(key.taskId)} trial ${key.trial}`
+}

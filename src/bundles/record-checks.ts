@@ -1,0 +1,45 @@
+import type { RunMetadata, ScoresFile } from '../core'
+import type { FindingList } from './findings'
+import { describeTrial, METADATA_FILE, SCORES_FILE, trialKeyString } from './layout'
+
+/** Consistency between metadata and scores: the same rules for a bundle being written and one being read. */
+export function checkRecords(
+  metadata: RunMetadata | undefined,
+  scores: ScoresFile | undefined,
+  findings: FindingList,
+): void {
+  if (metadata && scores) {
+    if (scores.runId !== metadata.runId) {
+      findings.add(
+        SCORES_FILE,
+        `runId ${JSON.stringify(scores.runId)} does not match metadata.json's ${JSON.stringify(metadata.runId)}`,
+      )
+    }
+    if (metadata.trialCount !== scores.trials.length) {
+      findings.add(
+        METADATA_FILE,
+        `trialCount is ${metadata.trialCount} but scores.json has ${scores.trials.length} trial(s)`,
+      )
+    }
+  }
+  if (!scores) return
+  const seen = new Set<string>()
+  scores.trials.forEach((trial, index) => {
+    if (trial.runId !== scores.runId) {
+      findings.add(
+        SCORES_FILE,
+        `trials[${index}] (${describeTrial(trial)}) has runId ${JSON.stringify(trial.runId)}, not the run's ${JSON.stringify(scores.runId)}`,
+        { key: 'scores:trial-runId', label: 'trials with a foreign runId' },
+      )
+    }
+    // Two benchmarks may share task ids, so a trial is only a duplicate within its own benchmark.
+    const key = `${trial.benchmark.id}\u0000${trialKeyString(trial)}`
+    if (seen.has(key)) {
+      findings.add(SCORES_FILE, `trials[${index}]: ${describeTrial(trial)} appears more than once`, {
+        key: 'scores:duplicate',
+        label: 'duplicate trials',
+      })
+    }
+    seen.add(key)
+  })
+}

@@ -1,0 +1,245 @@
+import { randomBytes } from 'node:crypto'
+import { createReadStream } from 'node:fs'
+import { lstat, mkdir, rename, rm } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import {
+  AgentEvalOpsError,
+  BUNDLE_FORMAT_VERSION,
+  errorMessage,
+  Manifest,
+  RunMetadata,
+  ScoresFile,
+  TraceEvent,
+  type RunSummary,
+  type TrialRecord,
+} from '../core'
+import { DurableFileWriter, fsyncDir, writeDurableFile, type FileDigest } from './durable-file'
+import { describeIssues, FindingList, formatFindings } from './findings'
+import {
+  assertSafeRunId,
+  isSafeRelativePath,
+  MANIFEST_FILE,
+  METADATA_FILE,
+  REPLAY_COMMAND_FILE,
+  REPORT_MD_FILE,
+  RESERVED_FILES,
+  SCORES_FILE,
+  TRACES_FILE,
+} from './layout'
+import { toBundleJson } from './manifest'
+import { checkRecords } from './record-checks'
+import { TraceChecker } from './trace-checks'
+import { traceItems, type TraceSource } from './trace-source'
+
+/** A file the bundle carries beyond the standard ones (e.g. `artifacts/…`): given as content or copied from disk. */
+export type ExtraFile = { path: string; data: string | Uint8Array } | { path: string; sourcePath: string }
+
+export type WriteBundleInput = {
+  /** The bundle lands in `runsDir/<runId>/`. */
+  runsDir: string
+  metadata: RunMetadata
+  trials: readonly TrialRecord[]
+  summary: RunSummary
+  /** Rendered reports by file name; `report.md` is required. */
+  reports: Readonly<Record<string, string>>
+  replayCommand: string
+  extraFiles?: readonly ExtraFile[]
+  /** The manifest's createdAt; defaults to now. */
+  createdAt?: string
+} & TraceSource
+
+type ManifestEntry = Manifest['files'][number]
+
+/**
+ * Writes a result bundle atomically: everything goes into a staging folder beside the final one, is fsynced, the
+ * manifest is written last, and only then is the folder renamed into place. A reader therefore sees either no
+ * bundle or a complete one, and an existing bundle is never overwritten. Input is validated first, and the trace
+ * stream is checked while it is copied, so a bug upstream fails here instead of producing an invalid bundle.
+ * Returns the bundle's path.
+ */
+export async function writeBundle(input: WriteBundleInput): Promise<string> {
+  const { metadata, scores } = validateRecords(input)
+  checkNamedFiles(input)
+  const finalDir = join(input.runsDir, metadata.runId)
+  await mkdir(input.runsDir, { recursive: true })
+  await refuseExisting(finalDir)
+
+  const staging = join(input.runsDir, `.staging-${metadata.runId}-${randomBytes(6).toString('hex')}`)
+  await mkdir(staging)
+  try {
+    const entries: ManifestEntry[] = []
+    const dirs = new Set<string>([staging])
+    const put = async (path: string, write: (target: string) => Promise<FileDigest>) => {
+      const target = join(staging, path)
+      if (!dirs.has(dirname(target))) {
+        await mkdir(dirname(target), { recursive: true })
+        // Every new level needs its own fsync for the entries below it to be durable.
+        for (let dir = dirname(target); !dirs.has(dir); dir = dirname(dir)) dirs.add(dir)
+      }
+      entries.push({ path, ...(await write(target)) })
+    }
+
+    // Traces first: they are the likeliest to be rejected, and the cheapest moment to give up is before the rest.
+    await put(TRACES_FILE, (target) => writeTraces(target, input, scores))
+    await put(METADATA_FILE, (target) => writeDurableFile(target, toBundleJson(metadata)))
+    await put(SCORES_FILE, (target) => writeDurableFile(target, toBundleJson(scores)))
+    await put(REPLAY_COMMAND_FILE, (target) => writeDurableFile(target, withNewline(input.replayCommand)))
+    for (const [path, content] of Object.entries(input.reports)) {
+      await put(path, (target) => writeDurableFile(target, content))
+    }
+    for (const file of input.extraFiles ?? []) {
+      await put(file.path, (target) =>
+        'data' in file ? writeDurableFile(target, file.data) : copyDurable(file.sourcePath, target),
+      )
+    }
+
+    entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    const manifest = Manifest.parse({
+      formatVersion: BUNDLE_FORMAT_VERSION,
+      runId: metadata.runId,
+      createdAt: input.createdAt ?? new Date().toISOString(),
+      files: entries,
+    })
+    await writeDurableFile(join(staging, MANIFEST_FILE), toBundleJson(manifest))
+    for (const dir of dirs) await fsyncDir(dir)
+
+    await publish(staging, finalDir)
+    await fsyncDir(input.runsDir)
+    return finalDir
+  } catch (e) {
+    await rm(staging, { recursive: true, force: true })
+    throw e
+  }
+}
+
+function validateRecords(input: WriteBundleInput): { metadata: RunMetadata; scores: ScoresFile } {
+  assertSafeRunId(input.metadata.runId)
+  const findings = new FindingList()
+  const metadata = RunMetadata.safeParse(input.metadata)
+  if (!metadata.success) findings.add(METADATA_FILE, describeIssues(metadata.error.issues, 10))
+  const scores = ScoresFile.safeParse({
+    schemaVersion: BUNDLE_FORMAT_VERSION,
+    runId: input.metadata.runId,
+    trials: input.trials,
+    summary: input.summary,
+  })
+  if (!scores.success) findings.add(SCORES_FILE, describeIssues(scores.error.issues, 10))
+  checkRecords(metadata.data, scores.data, findings)
+  if (findings.size > 0 || !metadata.success || !scores.success) throw invalidInput(findings)
+  return { metadata: metadata.data, scores: scores.data }
+}
+
+/** Reports and extra files, checked to stay inside the bundle and not to shadow a file the writer owns. */
+function checkNamedFiles(input: WriteBundleInput): void {
+  const findings = new FindingList()
+  const names = [...Object.keys(input.reports), ...(input.extraFiles ?? []).map((f) => f.path)]
+  const seen = new Set<string>()
+  for (const name of names) {
+    if (!isSafeRelativePath(name)) findings.add(name, 'is not a relative path inside the bundle')
+    else if (RESERVED_FILES.includes(name)) findings.add(name, 'is written by the bundle writer itself')
+    else if (seen.has(name)) findings.add(name, 'is given more than once')
+    seen.add(name)
+  }
+  if (!Object.hasOwn(input.reports, REPORT_MD_FILE)) findings.add(REPORT_MD_FILE, 'is required in reports')
+  if (findings.size > 0) throw invalidInput(findings)
+}
+
+async function writeTraces(target: string, source: TraceSource, scores: ScoresFile): Promise<FileDigest> {
+  const findings = new FindingList()
+  const checker = new TraceChecker(scores.runId, findings)
+  const invalid = { key: 'schema', label: 'invalid events' }
+  const writer = await DurableFileWriter.create(target)
+  try {
+    for await (const item of traceItems(source)) {
+      let value: unknown
+      if ('text' in item) {
+        // Blank lines carry nothing: a trace file ends with a newline, and an empty trial file is not an error here.
+        if (item.text.trim() === '') continue
+        try {
+          value = JSON.parse(item.text)
+        } catch (e) {
+          findings.add(TRACES_FILE, `${item.where}: not valid JSON (${errorMessage(e)})`, invalid)
+          continue
+        }
+      } else {
+        value = item.value
+      }
+      const parsed = TraceEvent.safeParse(value)
+      if (!parsed.success) {
+        findings.add(TRACES_FILE, `${item.where}: ${describeIssues(parsed.error.issues)}`, invalid)
+        continue
+      }
+      const event = parsed.data as TraceEvent
+      checker.add(event, item.where)
+      // Keep checking after the first problem so the error lists them all, but stop writing a doomed file.
+      if (findings.size === 0) await writer.write(`${JSON.stringify(event)}\n`)
+    }
+    checker.finish(scores.trials)
+  } catch (e) {
+    await writer.abandon()
+    throw e
+  }
+  if (findings.size > 0) {
+    await writer.abandon()
+    throw new AgentEvalOpsError(
+      'BUNDLE_INVALID',
+      `the run's traces are invalid, so no bundle was written (the source trace files are untouched):\n` +
+        formatFindings(findings.toArray()),
+    )
+  }
+  return writer.close()
+}
+
+async function copyDurable(source: string, target: string): Promise<FileDigest> {
+  const writer = await DurableFileWriter.create(target)
+  try {
+    for await (const chunk of createReadStream(source) as AsyncIterable<Buffer>) await writer.write(chunk)
+  } catch (e) {
+    await writer.abandon()
+    throw e
+  }
+  return writer.close()
+}
+
+async function refuseExisting(finalDir: string): Promise<void> {
+  const existing = await lstat(finalDir).catch(() => undefined)
+  if (existing) throw alreadyExists(finalDir)
+}
+
+/**
+ * rename() replaces an existing *empty* directory on POSIX and fails on a non-empty one, so checking first and
+ * mapping the rename error covers both: a bundle (never empty) is never replaced.
+ */
+async function publish(staging: string, finalDir: string): Promise<void> {
+  await refuseExisting(finalDir)
+  try {
+    await rename(staging, finalDir)
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code
+    if (code === 'ENOTEMPTY' || code === 'EEXIST' || code === 'EPERM') throw alreadyExists(finalDir, e)
+    throw e
+  }
+}
+
+function alreadyExists(finalDir: string, cause?: unknown): AgentEvalOpsError {
+  return new AgentEvalOpsError(
+    'BUNDLE_EXISTS',
+    `a bundle already exists at ${finalDir}; bundles are never overwritten.`,
+    {
+      hint: 'Use a new run id, or move the existing bundle away first.',
+      cause,
+    },
+  )
+}
+
+function invalidInput(findings: FindingList): AgentEvalOpsError {
+  return new AgentEvalOpsError(
+    'BUNDLE_INVALID',
+    'refusing to write an invalid bundle (a bug in the code that called writeBundle; nothing was written):\n' +
+      formatFindings(findings.toArray()),
+  )
+}
+
+function withNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`
+}

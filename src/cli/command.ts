@@ -1,0 +1,24 @@
+import { AgentEvalOpsError } from '../core'
+import type { CliIO } from './io'
+
+export interface Command {
+  readonly name: string
+  /** One line for the command list of `agentevalops --help`. */
+  readonly summary: string
+  /** Arguments after the command name, e.g. `<dir>`. */
+  readonly usage: string
+  /** Returns the process exit code. Throws a USAGE error for bad arguments. */
+  run(args: readonly string[], io: CliIO): Promise<number>
+}
+
+/**
+ * Runs a parseArgs call with its errors turned into USAGE errors, so every command reports bad arguments the same
+ * way (exit code 2 and a usage hint).
+ */
+export function usageErrors<T>(parse: () => T): T {
+  try {
+    return parse()
+  } catch (e) {
+    throw new AgentEvalOpsError('USAGE', e instanceof Error ? e.message : String(e))
+  }
+}

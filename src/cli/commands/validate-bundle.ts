@@ -1,0 +1,42 @@
+import { parseArgs } from 'node:util'
+import { inspectBundle } from '../../bundles'
+import { AgentEvalOpsError } from '../../core'
+import { usageErrors, type Command } from '../command'
+import { formatCommandUsage } from '../usage'
+
+export const validateBundleCommand: Command = {
+  name: 'validate-bundle',
+  summary: 'Check a result bundle: files, checksums, schemas and cross-file consistency',
+  usage: '<dir>',
+  async run(args, io) {
+    const { values, positionals } = usageErrors(() =>
+      parseArgs({
+        args: [...args],
+        options: { help: { type: 'boolean', short: 'h' } },
+        allowPositionals: true,
+      }),
+    )
+    if (values.help) {
+      io.out(formatCommandUsage(validateBundleCommand))
+      return 0
+    }
+    const [dir, ...extra] = positionals
+    if (dir === undefined) throw new AgentEvalOpsError('USAGE', 'missing the bundle folder to validate')
+    if (extra.length > 0)
+      throw new AgentEvalOpsError('USAGE', `one bundle folder at a time (got ${positionals.length})`)
+
+    const result = await inspectBundle(dir)
+    if (result.findings.length === 0) {
+      io.out(`ok: ${dir} (${result.scores?.trials.length ?? 0} trials, ${result.eventCount} events)`)
+      return 0
+    }
+    // One finding per line, so CI logs and grep see every problem on its own.
+    for (const finding of result.findings) io.out(`${finding.file}: ${oneLine(finding.message)}`)
+    io.err(`invalid: ${dir} (${result.findings.length} finding${result.findings.length === 1 ? '' : 's'})`)
+    return 1
+  },
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ')
+}

@@ -1,0 +1,47 @@
+import { errorMessage, isAgentEvalOpsError } from '../core'
+import type { Command } from './command'
+import { validateBundleCommand } from './commands/validate-bundle'
+import { versionCommand } from './commands/version'
+import { processIO, type CliIO } from './io'
+import { formatCommandUsage, formatUsage } from './usage'
+
+export const COMMANDS: readonly Command[] = [validateBundleCommand, versionCommand]
+
+/** Exit codes: 0 success, 1 the command found a problem or failed, 2 the command line was wrong. */
+export async function main(argv: readonly string[], io: CliIO = processIO): Promise<number> {
+  const [name, ...args] = argv
+  if (name === undefined) {
+    io.err(formatUsage(COMMANDS))
+    return 2
+  }
+  if (name === 'help' || name === '--help' || name === '-h') {
+    const topic = args[0] === undefined ? undefined : COMMANDS.find((c) => c.name === args[0])
+    io.out(topic ? formatCommandUsage(topic) : formatUsage(COMMANDS))
+    return 0
+  }
+  const command = name === '--version' ? versionCommand : COMMANDS.find((c) => c.name === name)
+  if (!command) {
+    io.err(`agentevalops: unknown command '${name}'`)
+    io.err("Run 'agentevalops --help' to list the commands.")
+    return 2
+  }
+  try {
+    return await command.run(args, io)
+  } catch (e) {
+    if (isAgentEvalOpsError(e, 'USAGE')) {
+      io.err(`agentevalops ${command.name}: ${e.message}`)
+      io.err(
+        `Usage: agentevalops ${`${command.name} ${command.usage}`.trim()}  (see 'agentevalops ${command.name} --help')`,
+      )
+      return 2
+    }
+    io.err(`agentevalops ${command.name}: ${isAgentEvalOpsError(e) ? e.message : unexpected(e)}`)
+    return 1
+  }
+}
+
+function unexpected(e: unknown): string {
+  return e instanceof Error && e.stack
+    ? `unexpected error: ${e.stack}`
+    : `unexpected error: ${errorMessage(e)}`
+}

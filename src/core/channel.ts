@@ -1,0 +1,24 @@
+import { createHash } from 'node:crypto'
+import { join } from 'node:path'
+import { z } from 'zod'
+
+/**
+ * The contract between the Vitest reporter (main process) and eval cases (workers): the reporter `provide`s the
+ * current run under PROVIDE_KEY at every run start; each case hands its TrialRecord back in `task.meta[META_KEY]`.
+ */
+export const PROVIDE_KEY = 'agentevalops'
+export const META_KEY = 'agentevalops'
+
+export const ProvidedRun = z.object({
+  runId: z.string().min(1),
+  /** Staging folder of the run: per-trial trace files live below it until the bundle is written. */
+  stagingDir: z.string().min(1),
+})
+export type ProvidedRun = z.infer<typeof ProvidedRun>
+
+/** One folder per benchmark, so equal task ids in two benchmarks never share a trace file. */
+export function benchmarkTraceDir(stagingDir: string, benchmarkId: string): string {
+  const safe = benchmarkId.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60)
+  const tag = createHash('sha256').update(benchmarkId).digest('hex').slice(0, 8)
+  return join(stagingDir, 'traces', `${safe}-${tag}`)
+}

@@ -1,0 +1,3 @@
+export { runTrial, type RunTrialOptions, type TrialRun } from './run-trial'
+export { classifyOutcome, type OutcomeInput } from './outcome'
+export { isLimitTermination, type LimitTermination } from './limits'

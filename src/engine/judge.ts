@@ -1,0 +1,101 @@
+import {
+  EvaluatorKind,
+  EvaluatorScore,
+  PolicyVerdict,
+  errorMessage,
+  type Evaluator,
+  type PolicyChecker,
+  type TrialView,
+} from '../core'
+
+export interface Judgement<T> {
+  items: T[]
+  /** One line per evaluator or checker that failed to give a usable answer. */
+  failures: string[]
+}
+
+/** All evaluators at once; each score is timed by the engine and validated, whatever the evaluator claims. */
+export async function runEvaluators(
+  evaluators: readonly Evaluator[],
+  view: TrialView,
+): Promise<Judgement<EvaluatorScore>> {
+  const outcomes = await Promise.all(evaluators.map((evaluator) => score(evaluator, view)))
+  return collect(outcomes)
+}
+
+export async function runPolicyCheckers(
+  checkers: readonly PolicyChecker[],
+  view: TrialView,
+): Promise<Judgement<PolicyVerdict>> {
+  const outcomes = await Promise.all(checkers.map((checker) => check(checker, view)))
+  return collect(outcomes)
+}
+
+async function score(
+  evaluator: Evaluator,
+  view: TrialView,
+): Promise<{ item: EvaluatorScore; failure?: string }> {
+  const started = performance.now()
+  const latencyMs = (): number => Math.round((performance.now() - started) * 1000) / 1000
+  const ids = {
+    evaluatorId: evaluator.id || '(unnamed evaluator)',
+    kind: EvaluatorKind.safeParse(evaluator.kind).data ?? 'deterministic',
+  }
+  let raw: unknown
+  try {
+    raw = await evaluator.evaluate(view)
+  } catch (e) {
+    return failedScore(ids, latencyMs(), `evaluator threw: ${errorMessage(e)}`)
+  }
+  const parsed = EvaluatorScore.safeParse({ ...(raw as object), ...ids, latencyMs: latencyMs() })
+  if (parsed.success) return { item: parsed.data }
+  return failedScore(
+    ids,
+    latencyMs(),
+    `evaluator threw: it returned an invalid score (${firstIssue(parsed.error)})`,
+  )
+}
+
+/** A score we could not get counts as a failure, never as a pass, and makes the trial an infra failure. */
+function failedScore(
+  ids: Pick<EvaluatorScore, 'evaluatorId' | 'kind'>,
+  latencyMs: number,
+  explanation: string,
+): { item: EvaluatorScore; failure: string } {
+  const item = EvaluatorScore.parse({ ...ids, score: 0, passed: false, latencyMs, explanation })
+  return { item, failure: `${ids.evaluatorId}: ${explanation}` }
+}
+
+async function check(
+  checker: PolicyChecker,
+  view: TrialView,
+): Promise<{ item: PolicyVerdict; failure?: string }> {
+  const checkerId = checker.id || '(unnamed checker)'
+  let problem: string
+  try {
+    const parsed = PolicyVerdict.safeParse({ ...(await checker.check(view)), checkerId })
+    if (parsed.success) return { item: parsed.data }
+    problem = `it returned an invalid verdict (${firstIssue(parsed.error)})`
+  } catch (e) {
+    problem = errorMessage(e)
+  }
+  // WARN, not FAIL: the checker found no violation, it just could not look.
+  const message = `policy checker threw: ${problem}`
+  return {
+    item: PolicyVerdict.parse({ checkerId, verdict: 'WARN', findings: [{ message, severity: 'WARN' }] }),
+    failure: `${checkerId}: ${message}`,
+  }
+}
+
+function collect<T>(outcomes: { item: T; failure?: string }[]): Judgement<T> {
+  return {
+    items: outcomes.map((o) => o.item),
+    failures: outcomes.flatMap((o) => (o.failure === undefined ? [] : [o.failure])),
+  }
+}
+
+function firstIssue(error: { issues: { path: PropertyKey[]; message: string }[] }): string {
+  const issue = error.issues[0]
+  if (!issue) return 'invalid'
+  return issue.path.length > 0 ? `${issue.path.map(String).join('.')}: ${issue.message}` : issue.message
+}

@@ -1,0 +1,217 @@
+import {
+  AgentEvalOpsError,
+  ResourceLimits,
+  RunnerInfo,
+  TrialRecord,
+  errorMessage,
+  type AgentResult,
+  type AgentRunner,
+  type BenchmarkInfo,
+  type EnvHandle,
+  type EvaluatorScore,
+  type Evaluator,
+  type PolicyChecker,
+  type PolicyVerdict,
+  type TaskSpec,
+  type TraceEvent,
+  type TraceStore,
+  type TrialView,
+  type Usage,
+} from '../core'
+import { runEvaluators, runPolicyCheckers } from './judge'
+import { classifyOutcome } from './outcome'
+import { runAgent } from './run-agent'
+import { TraceRecorder } from './trace-recorder'
+
+type MaybePromise<T> = T | Promise<T>
+
+export interface RunTrialOptions {
+  runId: string
+  benchmark: BenchmarkInfo
+  task: TaskSpec
+  trial: number
+  runner: AgentRunner
+  prepare?: ((task: TaskSpec) => MaybePromise<EnvHandle>) | undefined
+  teardown?: ((task: TaskSpec, env: EnvHandle) => MaybePromise<void>) | undefined
+  evaluators?: readonly Evaluator[] | undefined
+  policy?: readonly PolicyChecker[] | undefined
+  limits?: ResourceLimits | undefined
+  traceStore: TraceStore
+  /** External cancel, e.g. the Vitest test context's signal: the trial ends as `interrupted`. */
+  signal?: AbortSignal | undefined
+  onWarning?: ((msg: string) => void) | undefined
+}
+
+export interface TrialRun {
+  record: TrialRecord
+  /** Every event of the trial, as written to its trace. */
+  events: TraceEvent[]
+  /** Null when the trial never ran (prepare failed). */
+  result: AgentResult | null
+}
+
+const UNKNOWN_RUNNER: RunnerInfo = { name: 'unknown', kind: 'unknown', config: {} }
+
+/**
+ * Runs one task × trial: prepare → run → evaluate → policy → teardown, streaming the trace as it goes.
+ * Every caller (plugin, CLI, resume, replay, monitor) goes through here, so a trial means the same thing
+ * everywhere. It resolves with a record for every trial it could start, whatever the runner or the benchmark did.
+ */
+export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
+  const { task, trial, runId } = options
+  const limits = parseLimits(options.limits)
+  const warnings: string[] = []
+  const warn = (msg: string): void => {
+    warnings.push(msg)
+    options.onWarning?.(msg)
+  }
+  const runner = describeRunner(options.runner, warn)
+  const recorder = new TraceRecorder(
+    { runId, taskId: task.id, trial },
+    options.traceStore.open({ taskId: task.id, trial }),
+  )
+
+  let result: AgentResult | null = null
+  let scores: EvaluatorScore[] = []
+  let verdicts: PolicyVerdict[] = []
+  let harnessFailed = false
+
+  const prepared = await prepareEnv(options, warn)
+  if (!prepared.ok) {
+    // The trial never ran; a terminal event still keeps its trace file consistent with every other one.
+    recorder.record('agent.terminal', terminalPayload(notRun(`prepare failed: ${prepared.error}`)))
+  } else {
+    const env = prepared.env
+    try {
+      result = await runAgent({
+        runner: options.runner,
+        task,
+        env,
+        limits,
+        recorder,
+        signal: options.signal,
+        warn,
+      })
+      recorder.record('agent.terminal', terminalPayload(result))
+      // A cancelled run is not worth judging (an LLM judge would only spend money the user chose not to spend).
+      if (result.terminatedBy !== 'interrupted') {
+        const view: TrialView = { task, result, events: recorder.events.slice(), env }
+        const evaluated = await runEvaluators(options.evaluators ?? [], view)
+        scores = evaluated.items
+        for (const s of scores) recorder.record('evaluator.score', { ...s })
+        const checked = await runPolicyCheckers(options.policy ?? [], view)
+        verdicts = checked.items
+        for (const v of verdicts) recorder.record('policy.verdict', { ...v })
+        for (const failure of [...evaluated.failures, ...checked.failures]) warn(failure)
+        harnessFailed = evaluated.failures.length > 0 || checked.failures.length > 0
+      }
+    } finally {
+      if (options.teardown) {
+        try {
+          await options.teardown(task, env)
+        } catch (e) {
+          warn(`teardown failed: ${errorMessage(e)}`)
+        }
+      }
+    }
+  }
+
+  const writeError = await recorder.close()
+  if (writeError !== null) {
+    warn(`the trace could not be saved: ${errorMessage(writeError)}`)
+    harnessFailed = true
+  }
+
+  const outcome = classifyOutcome({ result, scores, verdicts, harnessFailed })
+  const usage: Usage = result
+    ? {
+        tokens: result.totalTokens,
+        costUsd: result.totalCostUsd,
+        wallSeconds: result.wallSeconds,
+        turns: result.turns,
+      }
+    : { tokens: 0, costUsd: 0, wallSeconds: 0, turns: 0 }
+  const record = TrialRecord.parse({
+    runId,
+    benchmark: options.benchmark,
+    taskId: task.id,
+    taskChecksum: task.checksum,
+    trial,
+    outcome,
+    passed: outcome === 'passed',
+    result,
+    scores,
+    verdicts,
+    usage,
+    runner,
+    tracePath: recorder.path,
+    eventCount: recorder.events.length,
+    warnings,
+  })
+  return { record, events: recorder.events, result }
+}
+
+async function prepareEnv(
+  options: RunTrialOptions,
+  warn: (msg: string) => void,
+): Promise<{ ok: true; env: EnvHandle } | { ok: false; error: string }> {
+  if (!options.prepare) return { ok: true, env: {} }
+  try {
+    return { ok: true, env: (await options.prepare(options.task)) ?? {} }
+  } catch (e) {
+    const error = errorMessage(e)
+    warn(`prepare failed: ${error}`)
+    return { ok: false, error }
+  }
+}
+
+function parseLimits(limits: ResourceLimits | undefined): ResourceLimits {
+  const parsed = ResourceLimits.safeParse(limits ?? {})
+  if (parsed.success) return parsed.data
+  throw new AgentEvalOpsError(
+    'CONFIG_INVALID',
+    `invalid resource limits: ${parsed.error.issues[0]?.message ?? ''}`,
+    {
+      hint: 'Limits are whole numbers of tokens and turns, seconds > 0 and dollars ≥ 0.',
+    },
+  )
+}
+
+/** The record must carry plain JSON; a runner whose info is broken must not cost the trial its record. */
+function describeRunner(runner: AgentRunner, warn: (msg: string) => void): RunnerInfo {
+  try {
+    const parsed = RunnerInfo.safeParse(runner.runnerInfo())
+    if (parsed.success) return parsed.data
+    warn(`runnerInfo() is invalid: ${parsed.error.issues[0]?.message ?? ''}`)
+  } catch (e) {
+    warn(`runnerInfo() threw: ${errorMessage(e)}`)
+  }
+  return UNKNOWN_RUNNER
+}
+
+function notRun(error: string): AgentResult {
+  return {
+    success: false,
+    finalAnswer: null,
+    artifacts: [],
+    error,
+    totalCostUsd: 0,
+    totalTokens: 0,
+    turns: 0,
+    wallSeconds: 0,
+    terminatedBy: 'infra_failure',
+  }
+}
+
+function terminalPayload(result: AgentResult) {
+  return {
+    terminatedBy: result.terminatedBy,
+    success: result.success,
+    error: result.error,
+    finalAnswer: result.finalAnswer,
+    totalTokens: result.totalTokens,
+    totalCostUsd: result.totalCostUsd,
+    turns: result.turns,
+    wallSeconds: result.wallSeconds,
+  }
+}

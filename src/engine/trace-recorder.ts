@@ -1,0 +1,69 @@
+import { newSpanId, type TraceEvent, type TraceEventKind, type TracePayload, type TraceWriter } from '../core'
+
+export interface TrialIds {
+  runId: string
+  taskId: string
+  trial: number
+}
+
+/**
+ * Numbers, stamps and streams one trial's events. Appends are not awaited one by one (a runner must not wait on
+ * disk between steps); they are collected and awaited together before the trace is finalized.
+ */
+export class TraceRecorder {
+  readonly events: TraceEvent[] = []
+  private readonly writes: Promise<void>[] = []
+  private writeError: unknown = null
+
+  constructor(
+    private readonly ids: TrialIds,
+    private readonly writer: TraceWriter,
+  ) {}
+
+  get path(): string {
+    return this.writer.path
+  }
+
+  /** The payload must already be plain, validated JSON. */
+  record<K extends TraceEventKind>(
+    kind: K,
+    payload: TracePayload<K>,
+    tokensDelta = 0,
+    costDeltaUsd = 0,
+  ): TraceEvent {
+    const event = {
+      runId: this.ids.runId,
+      taskId: this.ids.taskId,
+      trial: this.ids.trial,
+      step: this.events.length,
+      ts: new Date().toISOString(),
+      kind,
+      payload,
+      tokensDelta,
+      costDeltaUsd,
+      spanId: newSpanId(),
+    } as TraceEvent
+    this.events.push(event)
+    try {
+      this.writes.push(this.writer.append(event).catch((e: unknown) => this.fail(e)))
+    } catch (e) {
+      this.fail(e)
+    }
+    return event
+  }
+
+  /** Waits for every append and finalizes the trace; returns the first write error, or null when all is on disk. */
+  async close(): Promise<unknown> {
+    await Promise.all(this.writes)
+    try {
+      await this.writer.finalize()
+    } catch (e) {
+      this.fail(e)
+    }
+    return this.writeError
+  }
+
+  private fail(e: unknown): void {
+    this.writeError ??= e
+  }
+}

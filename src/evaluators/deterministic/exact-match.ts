@@ -1,0 +1,25 @@
+import type { Evaluator } from '../../core'
+import { scoreAnswer } from './answer'
+import { compareExact } from './compare'
+import { expectationOfKind } from './expectation'
+
+export interface ExactMatchOptions {
+  id?: string
+  /** Fixed expected answer; otherwise the task's `expected` string. */
+  expected?: string
+  caseInsensitive?: boolean
+  /** Trim surrounding whitespace of both sides before comparing (default true). */
+  trim?: boolean
+}
+
+export function exactMatch(opts: ExactMatchOptions = {}): Evaluator {
+  const id = opts.id ?? 'exact-match'
+  return {
+    id,
+    kind: 'deterministic',
+    evaluate(view) {
+      const expected = opts.expected ?? expectationOfKind(view.task, id, ['exact']).value
+      return scoreAnswer(view, (answer) => compareExact(answer, expected, opts))
+    },
+  }
+}

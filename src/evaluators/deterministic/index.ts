@@ -1,0 +1,6 @@
+export { exactMatch, type ExactMatchOptions } from './exact-match'
+export { contains, type ContainsOptions } from './contains'
+export { regexMatch, type RegexMatchOptions } from './regex-match'
+export { jsonEqual, type JsonEqualOptions } from './json-equal'
+export { matchesExpected, type MatchesExpectedOptions } from './matches-expected'
+export { readExpectation, type Expectation } from './expectation'

@@ -1,0 +1,36 @@
+import type { Evaluator } from '../../core'
+import { scoreAnswer, type Comparison } from './answer'
+import { compareContains, compareExact, compareJson, compareRegex, compileRegex } from './compare'
+import { readExpectation, type Expectation } from './expectation'
+
+export interface MatchesExpectedOptions {
+  id?: string
+  /** Applies to exact and contains matches. */
+  caseInsensitive?: boolean
+}
+
+function compare(answer: string, expectation: Expectation, opts: MatchesExpectedOptions): Comparison {
+  switch (expectation.kind) {
+    case 'exact':
+      return compareExact(answer, expectation.value, opts)
+    case 'contains':
+      return compareContains(answer, expectation.value, opts)
+    case 'regex':
+      return compareRegex(answer, compileRegex(expectation.pattern, expectation.flags))
+    case 'json':
+      return compareJson(answer, expectation.value)
+  }
+}
+
+/** One evaluator for a mixed dataset: each task's `expected` shape decides how its answer is matched. */
+export function matchesExpected(opts: MatchesExpectedOptions = {}): Evaluator {
+  return {
+    id: opts.id ?? 'matches-expected',
+    kind: 'deterministic',
+    evaluate(view) {
+      // Read before scoring, so a task without a usable expectation is a config error even when there is no answer.
+      const expectation = readExpectation(view.task)
+      return scoreAnswer(view, (answer) => compare(answer, expectation, opts))
+    },
+  }
+}

@@ -1,0 +1,2 @@
+export * from './deterministic'
+export * from './trace-checks'

@@ -1,0 +1,6 @@
+export type { CheckResult } from './result'
+export { findLoops, type LoopOptions } from './loops'
+export { checkCallsTool, checkCallsToolsInOrder, type ToolOrderOptions } from './tool-calls'
+export { checkWithinBudget, type Budget, type BudgetInput } from './budget'
+export { checkTerminatedWith } from './terminal'
+export { checkPolicyPasses } from './policy'

@@ -1,0 +1,11 @@
+// The library's public face: the core model and every built-in adapter. The Vitest side is agentevalops/plugin.
+export * from './core'
+export * from './engine'
+export * from './agents'
+export * from './benchmarks'
+export * from './evaluators'
+export * from './policy'
+export * from './scorers'
+export * from './stores'
+export * from './bundles'
+export * from './reports'

@@ -1,0 +1,2 @@
+export { costCeiling, type CostCeilingOptions } from './cost-ceiling'
+export { toolAccess, type ToolAccessOptions } from './tool-access'

@@ -1,0 +1,2 @@
+export { renderMarkdownReport, type MarkdownReportInput } from './markdown'
+export { escapeCell, markdownTable } from './markdown-table'

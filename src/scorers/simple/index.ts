@@ -1,0 +1,1 @@
+export { simpleScorer } from './simple-scorer'

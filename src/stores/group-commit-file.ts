@@ -1,0 +1,142 @@
+import { open, type FileHandle } from 'node:fs/promises'
+import { AgentEvalOpsError, errorMessage } from '../core'
+
+export interface GroupCommitStats {
+  /** Calls to append(). */
+  appends: number
+  /** write + datasync rounds: fewer than appends when appends were batched. */
+  commits: number
+  bytes: number
+}
+
+interface Batch {
+  chunks: string[]
+  done: Promise<void>
+  resolve: () => void
+  reject: (e: unknown) => void
+}
+
+/**
+ * An append-only file where every awaited append is on disk, at the price of one fsync per *batch*: appends
+ * that arrive while a write + fsync is in flight wait for the next round and share it.
+ * The file is opened (and truncated) on first use, so an unused writer costs no file descriptor.
+ */
+export class GroupCommitFile {
+  private handle: FileHandle | null = null
+  private next: Batch | null = null
+  private flushing: Promise<void> | null = null
+  private failure: AgentEvalOpsError | null = null
+  private closing: Promise<void> | null = null
+  private readonly counters: GroupCommitStats = { appends: 0, commits: 0, bytes: 0 }
+
+  constructor(
+    readonly file: string,
+    private readonly beforeOpen: () => Promise<void> = async () => {},
+  ) {}
+
+  get stats(): GroupCommitStats {
+    return { ...this.counters }
+  }
+
+  get closed(): boolean {
+    return this.closing !== null
+  }
+
+  /** The caller checks `closed` first: once closing, data handed in here would be silently lost. */
+  append(chunk: string): Promise<void> {
+    this.counters.appends++
+    if (this.failure !== null) return Promise.reject(this.failure)
+    const batch = (this.next ??= newBatch())
+    batch.chunks.push(chunk)
+    this.flushing ??= this.flush()
+    return batch.done
+  }
+
+  /** Waits for every append, makes sure the file exists and is synced, and closes it. Idempotent. */
+  close(): Promise<void> {
+    return (this.closing ??= this.doClose())
+  }
+
+  private async flush(): Promise<void> {
+    // Wait out the current turn of the event loop: what a trial emits in one go (a burst of steps, the terminal
+    // event with its scores) then shares one write + fsync.
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    while (this.next) {
+      const batch = this.next
+      this.next = null
+      if (this.failure === null) {
+        try {
+          await this.commit(batch.chunks.join(''))
+          batch.resolve()
+          continue
+        } catch (e) {
+          this.failure = this.writeError(e)
+        }
+      }
+      batch.reject(this.failure)
+    }
+    this.flushing = null
+  }
+
+  private async commit(data: string): Promise<void> {
+    const handle = await this.ensureOpen()
+    const buffer = Buffer.from(data, 'utf8')
+    let offset = 0
+    // A write may land only part of the buffer; the rest must follow before the batch counts as durable.
+    while (offset < buffer.length) {
+      const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset)
+      offset += bytesWritten
+    }
+    await handle.datasync()
+    this.counters.commits++
+    this.counters.bytes += buffer.length
+  }
+
+  private async ensureOpen(): Promise<FileHandle> {
+    if (!this.handle) {
+      await this.beforeOpen()
+      this.handle = await open(this.file, 'w')
+    }
+    return this.handle
+  }
+
+  private async doClose(): Promise<void> {
+    await this.flushing
+    try {
+      // Every commit already ended in datasync; only a file created here, empty, still needs one.
+      if (this.failure === null && this.handle === null) await (await this.ensureOpen()).sync()
+    } catch (e) {
+      this.failure = this.writeError(e)
+    }
+    try {
+      await this.handle?.close()
+    } catch (e) {
+      this.failure ??= this.writeError(e)
+    } finally {
+      this.handle = null
+    }
+    if (this.failure !== null) throw this.failure
+  }
+
+  private writeError(cause: unknown): AgentEvalOpsError {
+    return new AgentEvalOpsError(
+      'INFRA_FAILURE',
+      `cannot write trace file ${this.file}: ${errorMessage(cause)}`,
+      {
+        cause,
+      },
+    )
+  }
+}
+
+function newBatch(): Batch {
+  let resolve!: () => void
+  let reject!: (e: unknown) => void
+  const done = new Promise<void>((res, rej) => {
+    resolve = res
+    reject = rej
+  })
+  // A batch may fail before anyone awaits it; the rejection still reaches every caller that does.
+  done.catch(() => {})
+  return { chunks: [], done, resolve, reject }
+}

@@ -1,0 +1,5 @@
+export { JsonlTraceStore, JsonlTraceWriter } from './jsonl-trace-store'
+export { MemoryTraceStore } from './memory-trace-store'
+export { GroupCommitFile, type GroupCommitStats } from './group-commit-file'
+export { parseTraceJsonl, readTraceFile, type ParseTraceOptions, type TraceFileContents } from './parse-trace'
+export { traceFileName } from './trace-file-name'

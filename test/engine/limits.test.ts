@@ -1,0 +1,147 @@
+import { describe, expect, it } from 'vitest'
+import { isAgentEvalOpsError, type RunContext } from '../../src/core'
+import { runTrial } from '../../src/engine'
+import { MemoryTraceStore } from '../../src/stores'
+import { baseOptions, inlineRunner, kinds, sleep } from './helpers'
+
+/** Calls the model `calls` times with the given usage each, then answers; records what emit threw. */
+function spendingRunner(calls: number, usage: { tokens?: number; costUsd?: number }, thrown: unknown[] = []) {
+  return inlineRunner((ctx: RunContext) => {
+    try {
+      for (let i = 0; i < calls; i++) ctx.emit('agent.model_call', { text: `call ${i}` }, usage)
+      ctx.emit('agent.final_answer', { answer: 'done' })
+    } catch (e) {
+      thrown.push(e)
+      throw e
+    }
+    return { finalAnswer: 'done' }
+  })
+}
+
+describe('runTrial limits', () => {
+  it('stops at the token limit, after recording the event that crossed it', async () => {
+    const thrown: unknown[] = []
+    const { record, result, events } = await runTrial(
+      baseOptions({ runner: spendingRunner(5, { tokens: 60 }, thrown), limits: { maxTokens: 100 } }),
+    )
+    expect(result).toMatchObject({ terminatedBy: 'limit_tokens', success: false, totalTokens: 120 })
+    expect(result?.error).toMatch(/token limit/)
+    expect(record.outcome).toBe('limit_exceeded')
+    expect(kinds(events)).toEqual(['agent.model_call', 'agent.model_call', 'agent.terminal'])
+    expect(isAgentEvalOpsError(thrown[0], 'LIMIT_REACHED')).toBe(true)
+  })
+
+  it('allows usage exactly at a limit', async () => {
+    const { result } = await runTrial(
+      baseOptions({ runner: spendingRunner(2, { tokens: 50 }), limits: { maxTokens: 100 } }),
+    )
+    expect(result?.terminatedBy).toBe('completed')
+  })
+
+  it('stops at the turn limit, counting model calls', async () => {
+    const { result, events } = await runTrial(
+      baseOptions({ runner: spendingRunner(5, {}), limits: { maxTurns: 2 } }),
+    )
+    expect(result).toMatchObject({ terminatedBy: 'limit_turns', turns: 3 })
+    expect(events.filter((e) => e.kind === 'agent.model_call')).toHaveLength(3)
+  })
+
+  it('counts tool calls and answers as turns for a runner that reports no model calls', async () => {
+    const runner = inlineRunner((ctx) => {
+      ctx.emit('agent.plan', { text: 'p' })
+      ctx.emit('agent.tool_call', { tool: 'search', args: {} })
+      ctx.emit('agent.tool_result', { tool: 'search', result: 'r' })
+      ctx.emit('agent.final_answer', { answer: 'a' })
+      return { finalAnswer: 'a' }
+    })
+    expect((await runTrial(baseOptions({ runner }))).result?.turns).toBe(2)
+    expect((await runTrial(baseOptions({ runner, limits: { maxTurns: 1 } }))).result?.terminatedBy).toBe(
+      'limit_turns',
+    )
+  })
+
+  it('stops at the cost limit', async () => {
+    const { result } = await runTrial(
+      baseOptions({ runner: spendingRunner(10, { costUsd: 0.004 }), limits: { maxCostUsd: 0.01 } }),
+    )
+    expect(result?.terminatedBy).toBe('limit_cost')
+    expect(result?.totalCostUsd).toBeCloseTo(0.012)
+  })
+
+  it('refuses further events from a runner that swallows the limit error', async () => {
+    const refused: unknown[] = []
+    const runner = inlineRunner((ctx) => {
+      for (let i = 0; i < 5; i++) {
+        try {
+          ctx.emit('agent.model_call', {}, { tokens: 100 })
+        } catch (e) {
+          refused.push(e)
+        }
+      }
+      return { finalAnswer: 'partial' }
+    })
+    const { result, events } = await runTrial(baseOptions({ runner, limits: { maxTokens: 150 } }))
+    expect(result?.terminatedBy).toBe('limit_tokens')
+    expect(refused).toHaveLength(4)
+    expect(events.filter((e) => e.kind === 'agent.model_call')).toHaveLength(2)
+  })
+
+  it('ends a runner that ignores its signal at the wall-time limit, and drops what it emits later', async () => {
+    let wokeUp = false
+    let lateEmit: unknown
+    const runner = inlineRunner(async (ctx) => {
+      ctx.emit('agent.plan', { text: 'sleeping' })
+      await sleep(600)
+      wokeUp = true
+      try {
+        ctx.emit('agent.final_answer', { answer: 'too late' })
+      } catch (e) {
+        lateEmit = e
+      }
+      return { finalAnswer: 'too late' }
+    })
+    const store = new MemoryTraceStore()
+    const { record, result, events } = await runTrial(
+      baseOptions({ runner, traceStore: store, limits: { maxWallSeconds: 0.2 } }),
+    )
+    // The runner's own timer is due later than the limit's, so the engine must have returned without it.
+    expect(wokeUp).toBe(false)
+    expect(result).toMatchObject({ terminatedBy: 'limit_time', success: false, finalAnswer: null })
+    expect(result!.wallSeconds).toBeGreaterThanOrEqual(0.19)
+    expect(record.outcome).toBe('limit_exceeded')
+
+    await sleep(700)
+    expect(wokeUp).toBe(true)
+    expect(isAgentEvalOpsError(lateEmit, 'LIMIT_REACHED')).toBe(true)
+    expect(kinds(events)).toEqual(['agent.plan', 'agent.terminal'])
+    expect(await store.read(record.tracePath)).toHaveLength(2)
+  })
+
+  it('does not wait five seconds for a sleeping runner with a 0.2 s limit', async () => {
+    let timer: NodeJS.Timeout | undefined
+    const runner = inlineRunner(async () => {
+      await new Promise((r) => (timer = setTimeout(r, 5_000)))
+      return { finalAnswer: 'late' }
+    })
+    try {
+      const started = performance.now()
+      const { result } = await runTrial(baseOptions({ runner, limits: { maxWallSeconds: 0.2 } }))
+      expect(result?.terminatedBy).toBe('limit_time')
+      expect(performance.now() - started).toBeLessThan(2_000)
+    } finally {
+      clearTimeout(timer)
+    }
+  })
+
+  it('keeps the last answer a stopped runner gave along the way', async () => {
+    const runner = inlineRunner(async (ctx) => {
+      ctx.emit('agent.final_answer', { answer: 'draft' })
+      await new Promise((_, reject) =>
+        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error)),
+      )
+      return { finalAnswer: 'final' }
+    })
+    const { result } = await runTrial(baseOptions({ runner, limits: { maxWallSeconds: 0.05 } }))
+    expect(result).toMatchObject({ terminatedBy: 'limit_time', finalAnswer: 'draft', success: false })
+  })
+})
