@@ -1,15 +1,15 @@
-import { mockRunner } from '../src/agents'
-import { TerminatedBy } from '../src/core'
+import { mockRunner } from '../src/agents/index.ts'
+import { TerminatedBy } from '../src/core/index.ts'
 import {
   TOY_COST_CEILING_USD,
   TOY_FORBIDDEN_TOOLS,
   toyBenchmark,
   toyLimits,
   toyScripts,
-} from '../src/benchmarks'
-import { matchesExpected } from '../src/evaluators'
-import { costCeiling, toolAccess } from '../src/policy'
-import { evalBenchmark } from '../plugin'
+} from '../src/benchmarks/index.ts'
+import { matchesExpected } from '../src/evaluators/index.ts'
+import { costCeiling, toolAccess } from '../src/policy/index.ts'
+import { evalBenchmark } from '../plugin/index.ts'
 
 // The toy benchmark exercises every outcome on purpose (wrong answers, errors, loops, limit hits), so it gates on
 // the aggregate and checks that each task ends the way its scenario says it must.

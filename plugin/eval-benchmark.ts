@@ -11,11 +11,11 @@ import {
   type TaskSpec,
   type TraceEvent,
   type TrialRecord,
-} from '../src/core'
-import { runTrial } from '../src/engine'
-import { JsonlTraceStore } from '../src/stores'
-import { explainTrial, isHarnessFailure, passRate, type Gate } from './gate'
-import { currentRun } from './provided-run'
+} from '../src/core/index.ts'
+import { runTrial } from '../src/engine/index.ts'
+import { JsonlTraceStore } from '../src/stores/index.ts'
+import { explainTrial, isHarnessFailure, passRate, type Gate } from './gate.ts'
+import { currentRun } from './provided-run.ts'
 
 /** What a per-trial assertion callback sees. */
 export interface FinishedTrial {

@@ -1,4 +1,4 @@
-import type { TrialRecord } from '../src/core'
+import type { TrialRecord } from '../src/core/index.ts'
 
 /** Minimum aggregate pass rate for a benchmark, or 'each' (every trial must pass). */
 export type Gate = 'each' | { minPassRate: number }

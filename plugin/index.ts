@@ -1,3 +1,3 @@
-export { agentEvalOps, type AgentEvalOpsOptions } from './vite-plugin'
-export { evalBenchmark, type EvalBenchmarkOptions, type FinishedTrial } from './eval-benchmark'
-export type { Gate } from './gate'
+export { agentEvalOps, type AgentEvalOpsOptions } from './vite-plugin.ts'
+export { evalBenchmark, type EvalBenchmarkOptions, type FinishedTrial } from './eval-benchmark.ts'
+export type { Gate } from './gate.ts'

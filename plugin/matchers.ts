@@ -1,6 +1,6 @@
 import { expect } from 'vitest'
 import type { MatcherState } from 'vitest'
-import type { TerminatedBy, TraceEvent } from '../src/core'
+import type { TerminatedBy, TraceEvent } from '../src/core/index.ts'
 import {
   checkCallsTool,
   checkCallsToolsInOrder,
@@ -8,7 +8,7 @@ import {
   checkTerminatedWith,
   checkWithinBudget,
   findLoops,
-} from '../src/evaluators'
+} from '../src/evaluators/index.ts'
 
 /** What the trace matchers accept: the events of one trial, or anything that carries them. */
 export type TraceLike = readonly TraceEvent[] | { events: readonly TraceEvent[] }

@@ -1,6 +1,6 @@
 import { inject } from 'vitest'
-import { AgentEvalOpsError, PROVIDE_KEY, ProvidedRun } from '../src/core'
-import type {} from '../reporters/vitest-channel'
+import { AgentEvalOpsError, PROVIDE_KEY, ProvidedRun } from '../src/core/index.ts'
+import type {} from '../reporters/vitest-channel.ts'
 
 /** The run the bundle reporter opened for this Vitest run (it provides a new one at every run start). */
 export function currentRun(): ProvidedRun {

@@ -1,2 +1,2 @@
 // Loaded by the evals project's setupFiles: registers the trace matchers in every eval worker.
-import './matchers'
+import './matchers.ts'

@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Plugin } from 'vite'
-import { AgentEvalOpsError } from '../src/core'
+import { AgentEvalOpsError } from '../src/core/index.ts'
 
 export interface AgentEvalOpsOptions {
   /** Eval files of this project. Default: evals/**\/*.eval.ts */
@@ -40,7 +40,7 @@ export function agentEvalOps(options: AgentEvalOpsOptions = {}): Plugin {
     // workers, which load this module for evalBenchmark(), never load the reporter.
     // eslint-disable-next-line @typescript-eslint/no-misused-promises
     async configureVitest({ vitest, project }) {
-      const { BundleReporter } = await import('../reporters/bundle-reporter')
+      const { BundleReporter } = await import('../reporters/bundle-reporter.ts')
       vitest.config.reporters.push(
         new BundleReporter({
           project: project.name,

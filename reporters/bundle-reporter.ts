@@ -14,14 +14,14 @@ import {
   type BenchmarkInfo,
   type RunMetadata,
   type RunnerInfo,
-} from '../src/core'
-import { writeBundle } from '../src/bundles'
-import { renderMarkdownReport } from '../src/reports'
-import { simpleScorer } from '../src/scorers'
-import { consoleSummary } from './console-summary'
-import { replayCommand } from './replay-command'
-import { gitState } from './run-environment'
-import type {} from './vitest-channel'
+} from '../src/core/index.ts'
+import { writeBundle } from '../src/bundles/index.ts'
+import { renderMarkdownReport } from '../src/reports/index.ts'
+import { simpleScorer } from '../src/scorers/index.ts'
+import { consoleSummary } from './console-summary.ts'
+import { replayCommand } from './replay-command.ts'
+import { gitState } from './run-environment.ts'
+import type {} from './vitest-channel.ts'
 
 export interface BundleReporterOptions {
   /** Name of the Vitest project whose cases are eval trials. */

@@ -1,4 +1,4 @@
-import type { RunSummary, TrialRecord } from '../src/core'
+import type { RunSummary, TrialRecord } from '../src/core/index.ts'
 
 /** One line per trial and a closing line: what a person reading CI logs needs, without opening the bundle. */
 export function consoleSummary(

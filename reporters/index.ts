@@ -1,2 +1,2 @@
-export { BundleReporter, type BundleReporterOptions } from './bundle-reporter'
-export { consoleSummary } from './console-summary'
+export { BundleReporter, type BundleReporterOptions } from './bundle-reporter.ts'
+export { consoleSummary } from './console-summary.ts'

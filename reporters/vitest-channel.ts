@@ -1,4 +1,4 @@
-import type { PROVIDE_KEY, ProvidedRun, TrialRecord } from '../src/core'
+import type { PROVIDE_KEY, ProvidedRun, TrialRecord } from '../src/core/index.ts'
 
 // Types of the values that cross between the reporter and eval workers (see src/core/channel.ts).
 declare module 'vitest' {

@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { diffSchemaDir, renderSchemas } from './bundle-schemas'
+import { diffSchemaDir, renderSchemas } from './bundle-schemas.ts'
 
 function main(argv: string[]): number {
   const check = argv.includes('--check')

@@ -217,8 +217,10 @@ describe('the architecture checker itself', () => {
     'src/cli/index.ts':
       "import { e } from '../../plugin'\nimport { f } from '../../reporters'\nimport '../agents'",
     'src/index.ts': "export * from './core'\nexport * from './agents'",
-    'plugin/index.ts': "import { g } from '../reporters'\nimport { h } from '../src/engine'\nimport '../src'",
-    'reporters/index.ts': "import { i } from '../src/bundles/writer'\nimport { j } from '../src/core'",
+    'plugin/index.ts':
+      "import { g } from '../reporters/index.ts'\nimport { h } from '../src/engine/index.ts'\nimport '../src/index.ts'",
+    'reporters/index.ts':
+      "import { i } from '../src/bundles/writer.ts'\nimport { j } from '../src/core/index.ts'",
     'src/bundles/writer.ts': "import { k } from '../core'",
   }
 
@@ -266,9 +268,9 @@ describe('the architecture checker itself', () => {
       rulesOf({
         ...base,
         'src/agents/x.ts': "import { p } from '../../plugin'",
-        'src/index.ts': "export * from '../reporters'",
-        'reporters/x.ts': "import { q } from '../plugin/index'",
-        'plugin/x.ts': "import { r } from '../src/cli'",
+        'src/index.ts': "export * from '../reporters/index.ts'",
+        'reporters/x.ts': "import { q } from '../plugin/index.ts'",
+        'plugin/x.ts': "import { r } from '../src/cli/index.ts'",
         'src/engine/x.ts': "import { s } from '../cli/run'",
       }),
     ).toEqual([

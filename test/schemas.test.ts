@@ -1,8 +1,8 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { z } from 'zod'
-import { Manifest, RunMetadata, ScoresFile, TraceEvent } from '../src/core'
-import { BUNDLE_SCHEMAS, diffSchemaDir, renderSchemas, SCHEMA_BASE_URI } from '../scripts/bundle-schemas'
+import { Manifest, RunMetadata, ScoresFile, TraceEvent } from '../src/core/index.ts'
+import { BUNDLE_SCHEMAS, diffSchemaDir, renderSchemas, SCHEMA_BASE_URI } from '../scripts/bundle-schemas.ts'
 
 const schemasDir = fileURLToPath(new URL('../schemas/', import.meta.url))
 

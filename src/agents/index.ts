@@ -1,1 +1,1 @@
-export * from './mock'
+export * from './mock/index.ts'

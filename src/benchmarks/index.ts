@@ -1,1 +1,1 @@
-export * from './toy'
+export * from './toy/index.ts'

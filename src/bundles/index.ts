@@ -1,11 +1,11 @@
-export { writeBundle, type ExtraFile, type WriteBundleInput } from './writer'
-export type { TraceSource } from './trace-source'
-export { readBundle, type Bundle, type ReadMode, type RecoveredBundle } from './reader'
-export { validateBundle } from './validate'
-export { inspectBundle, type BundleInspection, type InspectOptions } from './inspect'
-export type { Finding } from './findings'
-export { formatFindings } from './findings'
-export { manifestForDir, hashFile } from './manifest'
+export { writeBundle, type ExtraFile, type WriteBundleInput } from './writer.ts'
+export type { TraceSource } from './trace-source.ts'
+export { readBundle, type Bundle, type ReadMode, type RecoveredBundle } from './reader.ts'
+export { validateBundle } from './validate.ts'
+export { inspectBundle, type BundleInspection, type InspectOptions } from './inspect.ts'
+export type { Finding } from './findings.ts'
+export { formatFindings } from './findings.ts'
+export { manifestForDir, hashFile } from './manifest.ts'
 export {
   MANIFEST_FILE,
   METADATA_FILE,
@@ -14,4 +14,4 @@ export {
   SCORES_FILE,
   TRACES_FILE,
   requiredFiles,
-} from './layout'
+} from './layout.ts'

@@ -9,9 +9,9 @@ import {
   ScoresFile,
   sha256,
   TraceEvent,
-} from '../core'
-import type { FileDigest } from './durable-file'
-import { describeIssues, FindingList, type Finding } from './findings'
+} from '../core/index.ts'
+import type { FileDigest } from './durable-file.ts'
+import { describeIssues, FindingList, type Finding } from './findings.ts'
 import {
   isSafeRelativePath,
   MANIFEST_FILE,
@@ -22,11 +22,11 @@ import {
   requiredFiles,
   SCORES_FILE,
   TRACES_FILE,
-} from './layout'
-import { readLines } from './lines'
-import { hashFile, listBundleFiles } from './manifest'
-import { checkRecords } from './record-checks'
-import { TraceChecker } from './trace-checks'
+} from './layout.ts'
+import { readLines } from './lines.ts'
+import { hashFile, listBundleFiles } from './manifest.ts'
+import { checkRecords } from './record-checks.ts'
+import { TraceChecker } from './trace-checks.ts'
 
 /** Everything one pass over a bundle learns: the problems, and whatever parsed. */
 export interface BundleInspection {

@@ -1,4 +1,4 @@
-import { AgentEvalOpsError, BUNDLE_FORMAT_VERSION } from '../core'
+import { AgentEvalOpsError, BUNDLE_FORMAT_VERSION } from '../core/index.ts'
 
 export const METADATA_FILE = 'metadata.json'
 export const TRACES_FILE = 'traces.jsonl'

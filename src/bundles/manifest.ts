@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { BUNDLE_FORMAT_VERSION, Manifest, type RunMetadata } from '../core'
-import type { FileDigest } from './durable-file'
-import { MANIFEST_FILE } from './layout'
+import { BUNDLE_FORMAT_VERSION, Manifest, type RunMetadata } from '../core/index.ts'
+import type { FileDigest } from './durable-file.ts'
+import { MANIFEST_FILE } from './layout.ts'
 
 export async function hashFile(path: string): Promise<FileDigest> {
   const hash = createHash('sha256')

@@ -1,6 +1,12 @@
-import { AgentEvalOpsError, type Manifest, type RunMetadata, type ScoresFile, type TraceEvent } from '../core'
-import { formatFindings, type Finding } from './findings'
-import { inspectBundle } from './inspect'
+import {
+  AgentEvalOpsError,
+  type Manifest,
+  type RunMetadata,
+  type ScoresFile,
+  type TraceEvent,
+} from '../core/index.ts'
+import { formatFindings, type Finding } from './findings.ts'
+import { inspectBundle } from './inspect.ts'
 
 /** A bundle that passed every check. */
 export interface Bundle {

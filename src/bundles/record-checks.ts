@@ -1,6 +1,6 @@
-import type { RunMetadata, ScoresFile } from '../core'
-import type { FindingList } from './findings'
-import { describeTrial, METADATA_FILE, SCORES_FILE, trialKeyString } from './layout'
+import type { RunMetadata, ScoresFile } from '../core/index.ts'
+import type { FindingList } from './findings.ts'
+import { describeTrial, METADATA_FILE, SCORES_FILE, trialKeyString } from './layout.ts'
 
 /** Consistency between metadata and scores: the same rules for a bundle being written and one being read. */
 export function checkRecords(

@@ -1,6 +1,6 @@
-import type { TraceEvent } from '../core'
-import type { FindingList } from './findings'
-import { describeTrial, TRACES_FILE, trialKeyString, type TrialKey } from './layout'
+import type { TraceEvent } from '../core/index.ts'
+import type { FindingList } from './findings.ts'
+import { describeTrial, TRACES_FILE, trialKeyString, type TrialKey } from './layout.ts'
 
 interface TrialTrace extends TrialKey {
   lastStep: number

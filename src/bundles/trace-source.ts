@@ -1,5 +1,5 @@
-import type { TraceEvent } from '../core'
-import { readLines } from './lines'
+import type { TraceEvent } from '../core/index.ts'
+import { readLines } from './lines.ts'
 
 /**
  * Where a bundle's events come from, in bundle order (each trial's events together, steps ascending). Every

@@ -12,9 +12,9 @@ import {
   TraceEvent,
   type RunSummary,
   type TrialRecord,
-} from '../core'
-import { DurableFileWriter, fsyncDir, writeDurableFile, type FileDigest } from './durable-file'
-import { describeIssues, FindingList, formatFindings } from './findings'
+} from '../core/index.ts'
+import { DurableFileWriter, fsyncDir, writeDurableFile, type FileDigest } from './durable-file.ts'
+import { describeIssues, FindingList, formatFindings } from './findings.ts'
 import {
   assertSafeRunId,
   isSafeRelativePath,
@@ -25,11 +25,11 @@ import {
   RESERVED_FILES,
   SCORES_FILE,
   TRACES_FILE,
-} from './layout'
-import { toBundleJson } from './manifest'
-import { checkRecords } from './record-checks'
-import { TraceChecker } from './trace-checks'
-import { traceItems, type TraceSource } from './trace-source'
+} from './layout.ts'
+import { toBundleJson } from './manifest.ts'
+import { checkRecords } from './record-checks.ts'
+import { TraceChecker } from './trace-checks.ts'
+import { traceItems, type TraceSource } from './trace-source.ts'
 
 /** A file the bundle carries beyond the standard ones (e.g. `artifacts/…`): given as content or copied from disk. */
 export type ExtraFile = { path: string; data: string | Uint8Array } | { path: string; sourcePath: string }

@@ -1,5 +1,5 @@
-import { AgentEvalOpsError } from '../core'
-import type { CliIO } from './io'
+import { AgentEvalOpsError } from '../core/index.ts'
+import type { CliIO } from './io.ts'
 
 export interface Command {
   readonly name: string

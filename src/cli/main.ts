@@ -1,9 +1,9 @@
-import { errorMessage, isAgentEvalOpsError } from '../core'
-import type { Command } from './command'
-import { validateBundleCommand } from './commands/validate-bundle'
-import { versionCommand } from './commands/version'
-import { processIO, type CliIO } from './io'
-import { formatCommandUsage, formatUsage } from './usage'
+import { errorMessage, isAgentEvalOpsError } from '../core/index.ts'
+import type { Command } from './command.ts'
+import { validateBundleCommand } from './commands/validate-bundle.ts'
+import { versionCommand } from './commands/version.ts'
+import { processIO, type CliIO } from './io.ts'
+import { formatCommandUsage, formatUsage } from './usage.ts'
 
 export const COMMANDS: readonly Command[] = [validateBundleCommand, versionCommand]
 

@@ -1,4 +1,4 @@
-import type { Command } from './command'
+import type { Command } from './command.ts'
 
 export function formatUsage(commands: readonly Command[]): string {
   const width = Math.max(...commands.map((c) => `${c.name} ${c.usage}`.trim().length))

@@ -1,4 +1,4 @@
-import type { JsonObject } from './json'
+import type { JsonObject } from './json.ts'
 import type {
   AgentResult,
   BenchmarkInfo,
@@ -13,7 +13,7 @@ import type {
   TraceEventKind,
   TracePayload,
   TrialRecord,
-} from './schemas'
+} from './schemas.ts'
 
 type MaybePromise<T> = T | Promise<T>
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { JsonObject, JsonValue } from './json'
+import { JsonObject, JsonValue } from './json.ts'
 
 /** Bundle format version written by this SDK. Readers accept every version up to this one. */
 export const BUNDLE_FORMAT_VERSION = 1

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { JsonValue } from './json'
+import { JsonValue } from './json.ts'
 
 /**
  * A scripted agent's behaviour for one task: plain data, so benchmarks can ship the scripts that exercise them

@@ -1,6 +1,6 @@
-import { checksumOf } from './checksum'
-import { AgentEvalOpsError } from './errors'
-import { TaskSpec } from './schemas'
+import { checksumOf } from './checksum.ts'
+import { AgentEvalOpsError } from './errors.ts'
+import { TaskSpec } from './schemas.ts'
 
 export type TaskInput = Omit<TaskSpec, 'checksum' | 'metadata'> & { metadata?: TaskSpec['metadata'] }
 

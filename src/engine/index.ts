@@ -1,3 +1,3 @@
-export { runTrial, type RunTrialOptions, type TrialRun } from './run-trial'
-export { classifyOutcome, type OutcomeInput } from './outcome'
-export { isLimitTermination, type LimitTermination } from './limits'
+export { runTrial, type RunTrialOptions, type TrialRun } from './run-trial.ts'
+export { classifyOutcome, type OutcomeInput } from './outcome.ts'
+export { isLimitTermination, type LimitTermination } from './limits.ts'

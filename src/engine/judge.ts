@@ -6,7 +6,7 @@ import {
   type Evaluator,
   type PolicyChecker,
   type TrialView,
-} from '../core'
+} from '../core/index.ts'
 
 export interface Judgement<T> {
   items: T[]

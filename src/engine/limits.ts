@@ -1,4 +1,4 @@
-import type { ResourceLimits, TerminatedBy, TraceEventKind } from '../core'
+import type { ResourceLimits, TerminatedBy, TraceEventKind } from '../core/index.ts'
 
 export type LimitTermination = Extract<
   TerminatedBy,

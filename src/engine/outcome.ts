@@ -1,5 +1,5 @@
-import type { AgentResult, EvaluatorScore, PolicyVerdict, TrialOutcome } from '../core'
-import { isLimitTermination } from './limits'
+import type { AgentResult, EvaluatorScore, PolicyVerdict, TrialOutcome } from '../core/index.ts'
+import { isLimitTermination } from './limits.ts'
 
 export interface OutcomeInput {
   /** Null when the trial never ran (prepare failed). */

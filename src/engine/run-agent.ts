@@ -9,10 +9,10 @@ import {
   type ResourceLimits,
   type TaskSpec,
   type TerminatedBy,
-} from '../core'
-import { limitMessage, startWallClock } from './limits'
-import { RunControl } from './run-control'
-import type { TraceRecorder } from './trace-recorder'
+} from '../core/index.ts'
+import { limitMessage, startWallClock } from './limits.ts'
+import { RunControl } from './run-control.ts'
+import type { TraceRecorder } from './trace-recorder.ts'
 
 export interface RunAgentOptions {
   runner: AgentRunner

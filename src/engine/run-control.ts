@@ -8,10 +8,10 @@ import {
   type TerminatedBy,
   type TraceEventKind,
   type TracePayload,
-} from '../core'
+} from '../core/index.ts'
 import type { z } from 'zod'
-import { UsageMeter, exceededLimit, limitMessage, type LimitTermination } from './limits'
-import type { TraceRecorder } from './trace-recorder'
+import { UsageMeter, exceededLimit, limitMessage, type LimitTermination } from './limits.ts'
+import type { TraceRecorder } from './trace-recorder.ts'
 
 /** Ways a run is stopped from outside the runner's own code. */
 export type Stop = LimitTermination | Extract<TerminatedBy, 'interrupted'>

@@ -17,11 +17,11 @@ import {
   type TraceStore,
   type TrialView,
   type Usage,
-} from '../core'
-import { runEvaluators, runPolicyCheckers } from './judge'
-import { classifyOutcome } from './outcome'
-import { runAgent } from './run-agent'
-import { TraceRecorder } from './trace-recorder'
+} from '../core/index.ts'
+import { runEvaluators, runPolicyCheckers } from './judge.ts'
+import { classifyOutcome } from './outcome.ts'
+import { runAgent } from './run-agent.ts'
+import { TraceRecorder } from './trace-recorder.ts'
 
 type MaybePromise<T> = T | Promise<T>
 

@@ -1,4 +1,10 @@
-import { newSpanId, type TraceEvent, type TraceEventKind, type TracePayload, type TraceWriter } from '../core'
+import {
+  newSpanId,
+  type TraceEvent,
+  type TraceEventKind,
+  type TracePayload,
+  type TraceWriter,
+} from '../core/index.ts'
 
 export interface TrialIds {
   runId: string

@@ -1,2 +1,2 @@
-export * from './deterministic'
-export * from './trace-checks'
+export * from './deterministic/index.ts'
+export * from './trace-checks/index.ts'

@@ -1,2 +1,2 @@
-export { renderMarkdownReport, type MarkdownReportInput } from './markdown'
-export { escapeCell, markdownTable } from './markdown-table'
+export { renderMarkdownReport, type MarkdownReportInput } from './markdown.ts'
+export { escapeCell, markdownTable } from './markdown-table.ts'

@@ -5,9 +5,9 @@ import {
   type RunnerInfo,
   type RunSummary,
   type TrialRecord,
-} from '../core'
-import { clip, DASH, decimal, integer, percent, seconds, steps, usd } from './format'
-import { markdownTable } from './markdown-table'
+} from '../core/index.ts'
+import { clip, DASH, decimal, integer, percent, seconds, steps, usd } from './format.ts'
+import { markdownTable } from './markdown-table.ts'
 
 export interface MarkdownReportInput {
   metadata: RunMetadata

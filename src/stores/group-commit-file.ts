@@ -1,5 +1,5 @@
 import { open, type FileHandle } from 'node:fs/promises'
-import { AgentEvalOpsError, errorMessage } from '../core'
+import { AgentEvalOpsError, errorMessage } from '../core/index.ts'
 
 export interface GroupCommitStats {
   /** Calls to append(). */

@@ -1,5 +1,10 @@
-export { JsonlTraceStore, JsonlTraceWriter } from './jsonl-trace-store'
-export { MemoryTraceStore } from './memory-trace-store'
-export { GroupCommitFile, type GroupCommitStats } from './group-commit-file'
-export { parseTraceJsonl, readTraceFile, type ParseTraceOptions, type TraceFileContents } from './parse-trace'
-export { traceFileName } from './trace-file-name'
+export { JsonlTraceStore, JsonlTraceWriter } from './jsonl-trace-store.ts'
+export { MemoryTraceStore } from './memory-trace-store.ts'
+export { GroupCommitFile, type GroupCommitStats } from './group-commit-file.ts'
+export {
+  parseTraceJsonl,
+  readTraceFile,
+  type ParseTraceOptions,
+  type TraceFileContents,
+} from './parse-trace.ts'
+export { traceFileName } from './trace-file-name.ts'

@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { AgentEvalOpsError, type TraceEvent, type TraceStore, type TraceWriter } from '../core'
-import { GroupCommitFile, type GroupCommitStats } from './group-commit-file'
-import { readTraceFile } from './parse-trace'
-import { traceFileName } from './trace-file-name'
+import { AgentEvalOpsError, type TraceEvent, type TraceStore, type TraceWriter } from '../core/index.ts'
+import { GroupCommitFile, type GroupCommitStats } from './group-commit-file.ts'
+import { readTraceFile } from './parse-trace.ts'
+import { traceFileName } from './trace-file-name.ts'
 
 /** One JSONL file per trial under `root`; see GroupCommitFile for what an awaited append guarantees. */
 export class JsonlTraceStore implements TraceStore {

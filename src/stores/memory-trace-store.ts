@@ -1,8 +1,8 @@
-import type { TraceEvent, TraceStore, TraceWriter } from '../core'
-import { AgentEvalOpsError } from '../core'
-import { closedError } from './jsonl-trace-store'
-import { parseTraceJsonl } from './parse-trace'
-import { traceFileName } from './trace-file-name'
+import type { TraceEvent, TraceStore, TraceWriter } from '../core/index.ts'
+import { AgentEvalOpsError } from '../core/index.ts'
+import { closedError } from './jsonl-trace-store.ts'
+import { parseTraceJsonl } from './parse-trace.ts'
+import { traceFileName } from './trace-file-name.ts'
 
 /**
  * The JSONL store without the disk: events are kept as the same serialized lines and read back through the same

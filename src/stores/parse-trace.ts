@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import { AgentEvalOpsError, TraceEvent } from '../core'
+import { AgentEvalOpsError, TraceEvent } from '../core/index.ts'
 
 export interface ParseTraceOptions {
   /** Name used in error messages. */

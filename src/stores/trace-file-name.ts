@@ -1,4 +1,4 @@
-import { sha256 } from '../core'
+import { sha256 } from '../core/index.ts'
 
 const UNSAFE = /[^A-Za-z0-9._-]+/g
 const MAX_STEM = 60

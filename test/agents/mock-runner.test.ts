@@ -5,10 +5,10 @@ import {
   isAgentEvalOpsError,
   type AgentScript,
   type RunContext,
-} from '../../src/core'
-import { mockRunner } from '../../src/agents'
-import { runTrial } from '../../src/engine'
-import { MemoryTraceStore } from '../../src/stores'
+} from '../../src/core/index.ts'
+import { mockRunner } from '../../src/agents/index.ts'
+import { runTrial } from '../../src/engine/index.ts'
+import { MemoryTraceStore } from '../../src/stores/index.ts'
 
 const task = defineTask({ id: 'HumanEval/0', benchmark: 'toy', prompt: 'What is 1+1?', expected: '2' })
 const other = defineTask({ id: 'other', benchmark: 'toy', prompt: '?' })

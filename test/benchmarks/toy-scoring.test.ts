@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest'
-import type { TaskSpec } from '../../src/core'
+import type { TaskSpec } from '../../src/core/index.ts'
 import {
   TOY_COST_CEILING_USD,
   TOY_FORBIDDEN_TOOLS,
   toyBenchmark,
   toyLimits,
   toyScripts,
-} from '../../src/benchmarks'
-import { findLoops, matchesExpected } from '../../src/evaluators'
-import { costCeiling, toolAccess } from '../../src/policy'
-import { trace, viewOf } from '../evaluators/trace-fixture'
-import { simulate } from './toy-simulation'
+} from '../../src/benchmarks/index.ts'
+import { findLoops, matchesExpected } from '../../src/evaluators/index.ts'
+import { costCeiling, toolAccess } from '../../src/policy/index.ts'
+import { trace, viewOf } from '../evaluators/trace-fixture.ts'
+import { simulate } from './toy-simulation.ts'
 
 // The toy dataset is only useful if each scenario ends the way it claims under the toy evaluator and policy; this
 // replays every script (as the engine is specified to) and scores it with them.

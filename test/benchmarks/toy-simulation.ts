@@ -1,5 +1,5 @@
-import type { AgentScript, ResourceLimits, TerminatedBy } from '../../src/core'
-import { ev, type Draft } from '../evaluators/trace-fixture'
+import type { AgentScript, ResourceLimits, TerminatedBy } from '../../src/core/index.ts'
+import { ev, type Draft } from '../evaluators/trace-fixture.ts'
 
 export type LimitName = 'limit_tokens' | 'limit_cost' | 'limit_turns' | 'limit_time'
 

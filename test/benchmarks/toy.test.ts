@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { AgentScript, canonicalJson, defineTask, sha256, TaskSpec } from '../../src/core'
+import { AgentScript, canonicalJson, defineTask, sha256, TaskSpec } from '../../src/core/index.ts'
 import {
   TOY_COST_CEILING_USD,
   TOY_FORBIDDEN_TOOLS,
@@ -7,8 +7,8 @@ import {
   toyBenchmark,
   toyLimits,
   toyScripts,
-} from '../../src/benchmarks'
-import { simulate } from './toy-simulation'
+} from '../../src/benchmarks/index.ts'
+import { simulate } from './toy-simulation.ts'
 
 const tasks = await toyBenchmark().listTasks()
 const byScenario = (scenario: string) => {

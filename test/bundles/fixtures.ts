@@ -1,8 +1,8 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { RunMetadata, RunSummary, TraceEvent, TrialRecord } from '../../src/core'
-import { manifestForDir, writeBundle, type WriteBundleInput } from '../../src/bundles'
+import type { RunMetadata, RunSummary, TraceEvent, TrialRecord } from '../../src/core/index.ts'
+import { manifestForDir, writeBundle, type WriteBundleInput } from '../../src/bundles/index.ts'
 
 /** Small, valid records for bundle, report and CLI tests: 3 tasks × 2 trials, one failed, one policy violation. */
 export const RUN_ID = '0190f5a0-1c2d-7e3f-8a4b-5c6d7e8f9a0b'

@@ -1,9 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isAgentEvalOpsError } from '../../src/core'
-import { readBundle } from '../../src/bundles'
-import { buildBundle, copyBundle, readTraceLines, RUN_ID, tempDir, writeTraceLines } from './fixtures'
+import { isAgentEvalOpsError } from '../../src/core/index.ts'
+import { readBundle } from '../../src/bundles/index.ts'
+import { buildBundle, copyBundle, readTraceLines, RUN_ID, tempDir, writeTraceLines } from './fixtures.ts'
 
 let work: Awaited<ReturnType<typeof tempDir>>
 let pristine: string

@@ -1,8 +1,8 @@
 import { readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { validateBundle, type Finding } from '../../src/bundles'
-import { listBundleFiles } from '../../src/bundles/manifest'
+import { validateBundle, type Finding } from '../../src/bundles/index.ts'
+import { listBundleFiles } from '../../src/bundles/manifest.ts'
 import {
   buildBundle,
   copyBundle,
@@ -11,7 +11,7 @@ import {
   restampManifest,
   tempDir,
   writeTraceLines,
-} from './fixtures'
+} from './fixtures.ts'
 
 let work: Awaited<ReturnType<typeof tempDir>>
 let pristine: string

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs'
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { isAgentEvalOpsError, Manifest, ScoresFile, type TraceEvent } from '../../src/core'
-import { validateBundle, writeBundle } from '../../src/bundles'
-import { bundleInput, makeEvents, makeTrials, readTraceLines, RUN_ID, tempDir, toJsonl } from './fixtures'
+import { isAgentEvalOpsError, Manifest, ScoresFile, type TraceEvent } from '../../src/core/index.ts'
+import { validateBundle, writeBundle } from '../../src/bundles/index.ts'
+import { bundleInput, makeEvents, makeTrials, readTraceLines, RUN_ID, tempDir, toJsonl } from './fixtures.ts'
 
 let work: Awaited<ReturnType<typeof tempDir>>
 beforeEach(async () => {

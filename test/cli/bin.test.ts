@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { buildBundle, copyBundle, tempDir } from '../bundles/fixtures'
+import { buildBundle, copyBundle, tempDir } from '../bundles/fixtures.ts'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 // Inside the package, so the bundled CLI resolves zod & co from our node_modules and finds our package.json.

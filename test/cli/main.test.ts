@@ -1,9 +1,9 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { main } from '../../src/cli/main'
-import type { CliIO } from '../../src/cli/io'
-import { buildBundle, copyBundle, tempDir } from '../bundles/fixtures'
+import { main } from '../../src/cli/main.ts'
+import type { CliIO } from '../../src/cli/io.ts'
+import { buildBundle, copyBundle, tempDir } from '../bundles/fixtures.ts'
 
 function recorder(): CliIO & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = []

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { defineTask, isAgentEvalOpsError } from '../../src/core'
+import { defineTask, isAgentEvalOpsError } from '../../src/core/index.ts'
 
 describe('defineTask', () => {
   it('stamps a checksum that changes with the content', () => {

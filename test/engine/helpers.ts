@@ -9,9 +9,9 @@ import {
   type RunContext,
   type TaskSpec,
   type TraceEvent,
-} from '../../src/core'
-import type { RunTrialOptions } from '../../src/engine'
-import { MemoryTraceStore } from '../../src/stores'
+} from '../../src/core/index.ts'
+import type { RunTrialOptions } from '../../src/engine/index.ts'
+import { MemoryTraceStore } from '../../src/stores/index.ts'
 
 export const task: TaskSpec = defineTask({
   id: 'math/add one',

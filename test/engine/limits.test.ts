@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { isAgentEvalOpsError, type RunContext } from '../../src/core'
-import { runTrial } from '../../src/engine'
-import { MemoryTraceStore } from '../../src/stores'
-import { baseOptions, inlineRunner, kinds, sleep } from './helpers'
+import { isAgentEvalOpsError, type RunContext } from '../../src/core/index.ts'
+import { runTrial } from '../../src/engine/index.ts'
+import { MemoryTraceStore } from '../../src/stores/index.ts'
+import { baseOptions, inlineRunner, kinds, sleep } from './helpers.ts'
 
 /** Calls the model `calls` times with the given usage each, then answers; records what emit threw. */
 function spendingRunner(calls: number, usage: { tokens?: number; costUsd?: number }, thrown: unknown[] = []) {

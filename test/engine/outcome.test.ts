@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { AgentResult, EvaluatorScore, PolicyVerdict, TerminatedBy } from '../../src/core'
-import { classifyOutcome, isLimitTermination } from '../../src/engine'
+import type { AgentResult, EvaluatorScore, PolicyVerdict, TerminatedBy } from '../../src/core/index.ts'
+import { classifyOutcome, isLimitTermination } from '../../src/engine/index.ts'
 
 function result(terminatedBy: TerminatedBy, success = terminatedBy === 'completed'): AgentResult {
   return {

@@ -5,8 +5,8 @@ import {
   type AgentRunner,
   type Evaluator,
   type TraceEvent,
-} from '../../src/core'
-import { runTrial } from '../../src/engine'
+} from '../../src/core/index.ts'
+import { runTrial } from '../../src/engine/index.ts'
 import {
   answeringRunner,
   baseOptions,
@@ -16,7 +16,7 @@ import {
   kinds,
   sleep,
   task,
-} from './helpers'
+} from './helpers.ts'
 
 const terminals = (events: readonly TraceEvent[]) => events.filter((e) => e.kind === 'agent.terminal')
 

@@ -2,10 +2,10 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { TraceEvent, isAgentEvalOpsError } from '../../src/core'
-import { runTrial } from '../../src/engine'
-import { JsonlTraceStore } from '../../src/stores'
-import { baseOptions, fixedChecker, fixedEvaluator, inlineRunner, kinds, sleep } from './helpers'
+import { TraceEvent, isAgentEvalOpsError } from '../../src/core/index.ts'
+import { runTrial } from '../../src/engine/index.ts'
+import { JsonlTraceStore } from '../../src/stores/index.ts'
+import { baseOptions, fixedChecker, fixedEvaluator, inlineRunner, kinds, sleep } from './helpers.ts'
 
 let root: string
 beforeEach(async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { checkWithinBudget } from '../../src/evaluators'
-import { ev, trace } from './trace-fixture'
+import { checkWithinBudget } from '../../src/evaluators/index.ts'
+import { ev, trace } from './trace-fixture.ts'
 
 describe('checkWithinBudget', () => {
   const events = trace(

@@ -5,9 +5,9 @@ import {
   type Evaluator,
   type JsonValue,
   type TrialView,
-} from '../../src/core'
-import { contains, exactMatch, jsonEqual, matchesExpected, regexMatch } from '../../src/evaluators'
-import { ev, trace, viewOf } from './trace-fixture'
+} from '../../src/core/index.ts'
+import { contains, exactMatch, jsonEqual, matchesExpected, regexMatch } from '../../src/evaluators/index.ts'
+import { ev, trace, viewOf } from './trace-fixture.ts'
 
 /** A trial whose answer is `answer` (step 2), against a task expecting `expected`. */
 function answered(answer: string, expected?: JsonValue): TrialView {

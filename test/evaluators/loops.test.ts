@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { isAgentEvalOpsError } from '../../src/core'
-import { findLoops } from '../../src/evaluators'
-import { ev, trace } from './trace-fixture'
+import { isAgentEvalOpsError } from '../../src/core/index.ts'
+import { findLoops } from '../../src/evaluators/index.ts'
+import { ev, trace } from './trace-fixture.ts'
 
 describe('findLoops', () => {
   it('names the tool, the count and every step of a loop', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { checkPolicyPasses, checkTerminatedWith } from '../../src/evaluators'
-import { ev, trace } from './trace-fixture'
+import { checkPolicyPasses, checkTerminatedWith } from '../../src/evaluators/index.ts'
+import { ev, trace } from './trace-fixture.ts'
 
 describe('checkTerminatedWith', () => {
   it('passes on the matching reason and cites the terminal step', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { checkCallsTool, checkCallsToolsInOrder } from '../../src/evaluators'
-import { ev, trace } from './trace-fixture'
+import { checkCallsTool, checkCallsToolsInOrder } from '../../src/evaluators/index.ts'
+import { ev, trace } from './trace-fixture.ts'
 
 const events = trace(
   ev.plan('weather, then convert'), // 0

@@ -8,7 +8,7 @@ import {
   type TraceEventKind,
   type TracePayload,
   type TrialView,
-} from '../../src/core'
+} from '../../src/core/index.ts'
 
 /** One event before stamping: kind, payload, and optionally its usage and time offset. */
 export type Draft = {

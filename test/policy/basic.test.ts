@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest'
-import { isAgentEvalOpsError, PolicyVerdict, type PolicyChecker, type TrialView } from '../../src/core'
-import { costCeiling, toolAccess } from '../../src/policy'
-import { ev, trace, viewOf } from '../evaluators/trace-fixture'
+import {
+  isAgentEvalOpsError,
+  PolicyVerdict,
+  type PolicyChecker,
+  type TrialView,
+} from '../../src/core/index.ts'
+import { costCeiling, toolAccess } from '../../src/policy/index.ts'
+import { ev, trace, viewOf } from '../evaluators/trace-fixture.ts'
 
 async function check(checker: PolicyChecker, view: TrialView) {
   const v = await checker.check(view)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { escapeCell, renderMarkdownReport } from '../../src/reports'
-import { makeMetadata, makeSummary, makeTrials } from '../bundles/fixtures'
+import { escapeCell, renderMarkdownReport } from '../../src/reports/index.ts'
+import { makeMetadata, makeSummary, makeTrials } from '../bundles/fixtures.ts'
 
 function fixture(tasks?: string[]) {
   const trials = makeTrials(tasks ? { tasks } : {})

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { RunSummary, TrialRecord, type EvaluatorScore, type TrialOutcome } from '../../src/core'
-import { simpleScorer } from '../../src/scorers'
+import { RunSummary, TrialRecord, type EvaluatorScore, type TrialOutcome } from '../../src/core/index.ts'
+import { simpleScorer } from '../../src/scorers/index.ts'
 
 function score(
   evaluatorId: string,

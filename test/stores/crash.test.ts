@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { build } from 'esbuild'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readTraceFile } from '../../src/stores'
+import { readTraceFile } from '../../src/stores/index.ts'
 
 const EVENTS_PER_TRIAL = 6
 const KILL_AFTER_DONE = 25

@@ -1,4 +1,4 @@
-import type { TraceEvent } from '../../src/core'
+import type { TraceEvent } from '../../src/core/index.ts'
 
 export function planEvent(step: number, taskId = 'task-1', text = `step ${step}`): TraceEvent {
   return {

@@ -2,9 +2,9 @@ import { mkdtemp, open, readFile, readdir, rm, writeFile } from 'node:fs/promise
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { isAgentEvalOpsError } from '../../src/core'
-import { JsonlTraceStore, readTraceFile } from '../../src/stores'
-import { planEvent } from './fixtures'
+import { isAgentEvalOpsError } from '../../src/core/index.ts'
+import { JsonlTraceStore, readTraceFile } from '../../src/stores/index.ts'
+import { planEvent } from './fixtures.ts'
 
 let root: string
 

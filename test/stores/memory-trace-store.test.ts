@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { isAgentEvalOpsError } from '../../src/core'
-import { MemoryTraceStore, traceFileName } from '../../src/stores'
-import { planEvent } from './fixtures'
+import { isAgentEvalOpsError } from '../../src/core/index.ts'
+import { MemoryTraceStore, traceFileName } from '../../src/stores/index.ts'
+import { planEvent } from './fixtures.ts'
 
 describe('MemoryTraceStore', () => {
   it('stores and reads back events under the same paths as the file store', async () => {

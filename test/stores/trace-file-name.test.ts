@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { traceFileName } from '../../src/stores'
+import { traceFileName } from '../../src/stores/index.ts'
 
 describe('traceFileName', () => {
   it('keeps a readable stem and makes ids with slashes and spaces safe', () => {

@@ -1,1 +1,1 @@
-export { mockRunner, type MockRunnerOptions } from './mock-runner'
+export { mockRunner, type MockRunnerOptions } from './mock-runner.ts'

@@ -6,9 +6,9 @@ import {
   type RunContext,
   type RunnerInfo,
   type TaskSpec,
-} from '../../core'
-import { abortableSleep } from './abortable-sleep'
-import { replayStep } from './replay-step'
+} from '../../core/index.ts'
+import { abortableSleep } from './abortable-sleep.ts'
+import { replayStep } from './replay-step.ts'
 
 export interface MockRunnerOptions {
   /** A script per task id, or a function that writes one for any task. */

@@ -1,4 +1,4 @@
-import type { EmitUsage, RunContext, ScriptStep } from '../../core'
+import type { EmitUsage, RunContext, ScriptStep } from '../../core/index.ts'
 
 /** Emits one scripted step as the trace event it stands for; returns the answer when the step gives one. */
 export function replayStep(step: ScriptStep, ctx: RunContext): string | null {

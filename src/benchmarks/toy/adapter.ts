@@ -5,8 +5,8 @@ import {
   type JsonObject,
   type JsonValue,
   type TaskSpec,
-} from '../../core'
-import { toyTasks } from './tasks'
+} from '../../core/index.ts'
+import { toyTasks } from './tasks.ts'
 
 export const TOY_BENCHMARK_ID = 'toy'
 /** Bump whenever a task or script changes meaning, so baselines from the old version are not compared blindly. */

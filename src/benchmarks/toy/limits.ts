@@ -1,4 +1,4 @@
-import type { ResourceLimits } from '../../core'
+import type { ResourceLimits } from '../../core/index.ts'
 
 /** Tight on purpose: the failure-mode scripts are written to cross exactly one of these each. */
 export const toyLimits: ResourceLimits = { maxTokens: 5000, maxCostUsd: 0.5, maxWallSeconds: 1, maxTurns: 12 }

@@ -1,5 +1,5 @@
-import type { AgentScript, JsonValue, ScriptStep } from '../../core'
-import { TOY_TASK_IDS as ID, type ToyTaskId } from './ids'
+import type { AgentScript, JsonValue, ScriptStep } from '../../core/index.ts'
+import { TOY_TASK_IDS as ID, type ToyTaskId } from './ids.ts'
 
 // Successful scripts use these cheap, quick steps so they stay far below every toy limit and the whole
 // benchmark runs in about a second; the failure-mode scripts spell out their costly steps explicitly.

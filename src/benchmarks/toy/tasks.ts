@@ -1,5 +1,5 @@
-import { defineTask, type TaskInput, type TaskSpec, type ToolSpec } from '../../core'
-import { TOY_TASK_IDS as ID } from './ids'
+import { defineTask, type TaskInput, type TaskSpec, type ToolSpec } from '../../core/index.ts'
+import { TOY_TASK_IDS as ID } from './ids.ts'
 
 const BENCHMARK = 'toy'
 

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util'
-import { inspectBundle } from '../../bundles'
-import { AgentEvalOpsError } from '../../core'
-import { usageErrors, type Command } from '../command'
-import { formatCommandUsage } from '../usage'
+import { inspectBundle } from '../../bundles/index.ts'
+import { AgentEvalOpsError } from '../../core/index.ts'
+import { usageErrors, type Command } from '../command.ts'
+import { formatCommandUsage } from '../usage.ts'
 
 export const validateBundleCommand: Command = {
   name: 'validate-bundle',

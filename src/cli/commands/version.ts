@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util'
 import { createRequire } from 'node:module'
-import { AgentEvalOpsError, sdkVersion } from '../../core'
-import { usageErrors, type Command } from '../command'
-import { formatCommandUsage } from '../usage'
+import { AgentEvalOpsError, sdkVersion } from '../../core/index.ts'
+import { usageErrors, type Command } from '../command.ts'
+import { formatCommandUsage } from '../usage.ts'
 
 export const versionCommand: Command = {
   name: 'version',

@@ -1,4 +1,4 @@
-import type { EvaluatorScore, TraceEvent, TrialView } from '../../core'
+import type { EvaluatorScore, TraceEvent, TrialView } from '../../core/index.ts'
 
 export type AnswerScore = Omit<EvaluatorScore, 'evaluatorId' | 'kind' | 'latencyMs'>
 

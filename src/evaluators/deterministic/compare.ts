@@ -1,5 +1,5 @@
-import { AgentEvalOpsError, canonicalJson, type JsonValue } from '../../core'
-import { quote, type Comparison } from './answer'
+import { AgentEvalOpsError, canonicalJson, type JsonValue } from '../../core/index.ts'
+import { quote, type Comparison } from './answer.ts'
 
 export interface TextOptions {
   caseInsensitive?: boolean

@@ -1,7 +1,7 @@
-import type { Evaluator } from '../../core'
-import { scoreAnswer } from './answer'
-import { compareExact } from './compare'
-import { expectationOfKind } from './expectation'
+import type { Evaluator } from '../../core/index.ts'
+import { scoreAnswer } from './answer.ts'
+import { compareExact } from './compare.ts'
+import { expectationOfKind } from './expectation.ts'
 
 export interface ExactMatchOptions {
   id?: string

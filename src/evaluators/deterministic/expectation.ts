@@ -1,4 +1,4 @@
-import { AgentEvalOpsError, type JsonValue, type TaskSpec } from '../../core'
+import { AgentEvalOpsError, type JsonValue, type TaskSpec } from '../../core/index.ts'
 
 /**
  * The shapes `task.expected` may take: a plain string is an exact answer; `{ contains }`, `{ regex, flags? }` and

@@ -1,7 +1,7 @@
-import { AgentEvalOpsError, type Evaluator, type JsonValue, type TaskSpec } from '../../core'
-import { scoreAnswer } from './answer'
-import { compareJson } from './compare'
-import { parseExpected, requireExpected } from './expectation'
+import { AgentEvalOpsError, type Evaluator, type JsonValue, type TaskSpec } from '../../core/index.ts'
+import { scoreAnswer } from './answer.ts'
+import { compareJson } from './compare.ts'
+import { parseExpected, requireExpected } from './expectation.ts'
 
 export interface JsonEqualOptions {
   id?: string

@@ -1,7 +1,7 @@
-import type { Evaluator } from '../../core'
-import { scoreAnswer, type Comparison } from './answer'
-import { compareContains, compareExact, compareJson, compareRegex, compileRegex } from './compare'
-import { readExpectation, type Expectation } from './expectation'
+import type { Evaluator } from '../../core/index.ts'
+import { scoreAnswer, type Comparison } from './answer.ts'
+import { compareContains, compareExact, compareJson, compareRegex, compileRegex } from './compare.ts'
+import { readExpectation, type Expectation } from './expectation.ts'
 
 export interface MatchesExpectedOptions {
   id?: string

@@ -1,7 +1,7 @@
-import type { Evaluator, TaskSpec } from '../../core'
-import { scoreAnswer } from './answer'
-import { compareRegex, compileRegex } from './compare'
-import { expectationOfKind } from './expectation'
+import type { Evaluator, TaskSpec } from '../../core/index.ts'
+import { scoreAnswer } from './answer.ts'
+import { compareRegex, compileRegex } from './compare.ts'
+import { expectationOfKind } from './expectation.ts'
 
 export interface RegexMatchOptions {
   id?: string

@@ -1,5 +1,5 @@
-import type { AgentResult, TraceEvent } from '../../core'
-import { type CheckResult } from './result'
+import type { AgentResult, TraceEvent } from '../../core/index.ts'
+import { type CheckResult } from './result.ts'
 
 export interface Budget {
   tokens?: number

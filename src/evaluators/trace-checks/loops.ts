@@ -1,5 +1,5 @@
-import { AgentEvalOpsError, canonicalJson, type TraceEvent } from '../../core'
-import { formatSteps, ofKind, type CheckResult } from './result'
+import { AgentEvalOpsError, canonicalJson, type TraceEvent } from '../../core/index.ts'
+import { formatSteps, ofKind, type CheckResult } from './result.ts'
 
 export interface LoopOptions {
   /** How many identical calls make a loop (default 3). */

@@ -1,5 +1,5 @@
-import type { TraceEvent } from '../../core'
-import { ofKind, type CheckResult } from './result'
+import type { TraceEvent } from '../../core/index.ts'
+import { ofKind, type CheckResult } from './result.ts'
 
 /** Finding messages, when the verdict event carries them: they say why, the step only says where. */
 function findingsOf(payload: Record<string, unknown>): string[] {

@@ -1,4 +1,4 @@
-import type { TraceEvent, TraceEventKind, TraceEventOf } from '../../core'
+import type { TraceEvent, TraceEventKind, TraceEventOf } from '../../core/index.ts'
 
 /**
  * What every trace check returns. `message` explains the result either way (matchers show it for `.not` too);

@@ -1,5 +1,5 @@
-import type { TerminatedBy, TraceEvent } from '../../core'
-import { formatSteps, ofKind, type CheckResult } from './result'
+import type { TerminatedBy, TraceEvent } from '../../core/index.ts'
+import { formatSteps, ofKind, type CheckResult } from './result.ts'
 
 /** Passes when the trial's single `agent.terminal` event says it ended with `reason`. */
 export function checkTerminatedWith(events: readonly TraceEvent[], reason: TerminatedBy): CheckResult {

@@ -1,5 +1,5 @@
-import { canonicalJson, type JsonValue, type TraceEvent, type TraceEventOf } from '../../core'
-import { formatSteps, ofKind, type CheckResult } from './result'
+import { canonicalJson, type JsonValue, type TraceEvent, type TraceEventOf } from '../../core/index.ts'
+import { formatSteps, ofKind, type CheckResult } from './result.ts'
 
 type ToolCall = TraceEventOf<'agent.tool_call'>
 

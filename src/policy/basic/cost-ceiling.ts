@@ -1,4 +1,9 @@
-import { AgentEvalOpsError, type PolicyChecker, type PolicyFinding, type TraceEvent } from '../../core'
+import {
+  AgentEvalOpsError,
+  type PolicyChecker,
+  type PolicyFinding,
+  type TraceEvent,
+} from '../../core/index.ts'
 
 export interface CostCeilingOptions {
   maxUsd: number

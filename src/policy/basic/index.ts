@@ -1,2 +1,2 @@
-export { costCeiling, type CostCeilingOptions } from './cost-ceiling'
-export { toolAccess, type ToolAccessOptions } from './tool-access'
+export { costCeiling, type CostCeilingOptions } from './cost-ceiling.ts'
+export { toolAccess, type ToolAccessOptions } from './tool-access.ts'

@@ -1,4 +1,4 @@
-import { AgentEvalOpsError, type PolicyChecker, type PolicyFinding } from '../../core'
+import { AgentEvalOpsError, type PolicyChecker, type PolicyFinding } from '../../core/index.ts'
 
 export interface ToolAccessOptions {
   /** When given, only these tools may be called. */

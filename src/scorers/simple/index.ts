@@ -1,1 +1,1 @@
-export { simpleScorer } from './simple-scorer'
+export { simpleScorer } from './simple-scorer.ts'

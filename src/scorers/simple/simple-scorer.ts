@@ -5,7 +5,7 @@ import type {
   Scorer,
   TrialOutcome,
   TrialRecord,
-} from '../../core'
+} from '../../core/index.ts'
 
 /** A rate that is 0, never NaN, when there is nothing to divide by: NaN would not survive JSON. */
 const rate = (part: number, whole: number) => (whole === 0 ? 0 : part / whole)
