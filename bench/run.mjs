@@ -71,6 +71,15 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
 }
 
+// The pipeline side runs the built package (dist/), so build it from the current sources first.
+await new Promise((resolve, reject) => {
+  const build = spawn(process.execPath, [join(root, 'node_modules', 'tsup', 'dist', 'cli-default.js')], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  })
+  build.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`build failed (${code})`))))
+})
+
 const work = join(root, 'bench', '.work')
 rmSync(work, { recursive: true, force: true })
 const plain = []

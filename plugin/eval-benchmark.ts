@@ -17,6 +17,14 @@ import { JsonlTraceStore } from '../src/stores/index.ts'
 import { explainTrial, isHarnessFailure, passRate, type Gate } from './gate.ts'
 import { currentRun } from './provided-run.ts'
 
+// One store per trace folder and worker: trials of a run share it instead of each setting up the folder again.
+const stores = new Map<string, JsonlTraceStore>()
+function storeFor(root: string): JsonlTraceStore {
+  let store = stores.get(root)
+  if (!store) stores.set(root, (store = new JsonlTraceStore(root)))
+  return store
+}
+
 /** What a per-trial assertion callback sees. */
 export interface FinishedTrial {
   task: TaskSpec
@@ -72,7 +80,7 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             evaluators: options.evaluators,
             policy: options.policy,
             limits: typeof options.limits === 'function' ? options.limits(task) : options.limits,
-            traceStore: new JsonlTraceStore(traceRoot),
+            traceStore: storeFor(traceRoot),
             signal,
           })
           const handed: TrialRecord = {

@@ -48,6 +48,18 @@ function eventsOf(received: unknown, matcher: string): readonly TraceEvent[] {
   throw new TypeError(`${matcher}: expected trace events (an array, or an object with an events array)`)
 }
 
+/**
+ * The engine's own wall time, when the received trial carries its result: the trace's first event comes after the
+ * trial started, so the events alone under-measure it (a trial stopped by its time limit would stay "within" it).
+ */
+function wallTimeOf(received: unknown): { wallSeconds: number } | null {
+  if (Array.isArray(received) || !received || typeof received !== 'object') return null
+  const result = (received as { result?: unknown }).result
+  const wallSeconds =
+    result && typeof result === 'object' ? (result as { wallSeconds?: unknown }).wallSeconds : undefined
+  return typeof wallSeconds === 'number' ? { wallSeconds } : null
+}
+
 /** Adapts a trace check to a matcher result; `notMessage` explains a pass when the assertion was negated. */
 function toResult(this: MatcherState, check: Check, notMessage: string) {
   return { pass: check.pass, message: () => (this.isNot ? notMessage : check.message) }
@@ -78,7 +90,8 @@ expect.extend({
     )
   },
   toStayWithinBudget(this: MatcherState, received: unknown, budget: Budget) {
-    const check = checkWithinBudget(eventsOf(received, 'toStayWithinBudget'), budget)
+    const events = eventsOf(received, 'toStayWithinBudget')
+    const check = checkWithinBudget({ events, result: wallTimeOf(received) }, budget)
     return toResult.call(this, check, 'expected the trace to exceed its budget, but it stayed within it')
   },
   toTerminateWith(this: MatcherState, received: unknown, reason: TerminatedBy) {

@@ -7,7 +7,7 @@ import { AgentEvalOpsError } from '../src/core/index.ts'
 export interface AgentEvalOpsOptions {
   /** Eval files of this project. Default: evals/**\/*.eval.ts */
   include?: string[]
-  /** Where bundles are written, relative to the Vitest root. Default: runs */
+  /** Where bundles are written, relative to the Vitest root. Default: runs; AGENTEVALOPS_RUNS_DIR overrides. */
   runsDir?: string
   /** In-flight trials per eval file. Default 10; AGENTEVALOPS_MAX_CONCURRENCY overrides. */
   maxConcurrency?: number
@@ -44,7 +44,7 @@ export function agentEvalOps(options: AgentEvalOpsOptions = {}): Plugin {
       vitest.config.reporters.push(
         new BundleReporter({
           project: project.name,
-          runsDir: options.runsDir ?? 'runs',
+          runsDir: process.env.AGENTEVALOPS_RUNS_DIR || options.runsDir || 'runs',
           labels: options.labels ?? {},
         }),
       )

@@ -29,7 +29,7 @@ import {
 import { toBundleJson } from './manifest.ts'
 import { checkRecords } from './record-checks.ts'
 import { TraceChecker } from './trace-checks.ts'
-import { traceItems, type TraceSource } from './trace-source.ts'
+import { traceBatches, type TraceSource } from './trace-source.ts'
 
 /** A file the bundle carries beyond the standard ones (e.g. `artifacts/…`): given as content or copied from disk. */
 export type ExtraFile = { path: string; data: string | Uint8Array } | { path: string; sourcePath: string }
@@ -150,29 +150,33 @@ async function writeTraces(target: string, source: TraceSource, scores: ScoresFi
   const invalid = { key: 'schema', label: 'invalid events' }
   const writer = await DurableFileWriter.create(target)
   try {
-    for await (const item of traceItems(source)) {
-      let value: unknown
-      if ('text' in item) {
-        // Blank lines carry nothing: a trace file ends with a newline, and an empty trial file is not an error here.
-        if (item.text.trim() === '') continue
-        try {
-          value = JSON.parse(item.text)
-        } catch (e) {
-          findings.add(TRACES_FILE, `${item.where}: not valid JSON (${errorMessage(e)})`, invalid)
+    for await (const batch of traceBatches(source)) {
+      const out: string[] = []
+      for (const item of batch) {
+        let value: unknown
+        if ('text' in item) {
+          // Blank lines carry nothing: a trace file ends with a newline, and an empty trial file is not an error here.
+          if (item.text.trim() === '') continue
+          try {
+            value = JSON.parse(item.text)
+          } catch (e) {
+            findings.add(TRACES_FILE, `${item.where}: not valid JSON (${errorMessage(e)})`, invalid)
+            continue
+          }
+        } else {
+          value = item.value
+        }
+        const parsed = TraceEvent.safeParse(value)
+        if (!parsed.success) {
+          findings.add(TRACES_FILE, `${item.where}: ${describeIssues(parsed.error.issues)}`, invalid)
           continue
         }
-      } else {
-        value = item.value
+        const event = parsed.data as TraceEvent
+        checker.add(event, item.where)
+        out.push(`${JSON.stringify(event)}\n`)
       }
-      const parsed = TraceEvent.safeParse(value)
-      if (!parsed.success) {
-        findings.add(TRACES_FILE, `${item.where}: ${describeIssues(parsed.error.issues)}`, invalid)
-        continue
-      }
-      const event = parsed.data as TraceEvent
-      checker.add(event, item.where)
       // Keep checking after the first problem so the error lists them all, but stop writing a doomed file.
-      if (findings.size === 0) await writer.write(`${JSON.stringify(event)}\n`)
+      if (findings.size === 0 && out.length > 0) await writer.write(out.join(''))
     }
     checker.finish(scores.trials)
   } catch (e) {

@@ -54,15 +54,19 @@ function turnCounter(events: readonly TraceEvent[]): (e: TraceEvent) => number {
 }
 
 /**
- * Wall time runs from the first event to the terminal one (or the last event when there is none); the engine's
- * own `result.wallSeconds`, when given, is the better measure and wins.
+ * The engine's measured wall time wins: `result.wallSeconds` when given, else the one its terminal event carries
+ * (the first event comes after the trial started, so event timestamps under-count). Without either, wall time
+ * runs from the first event to the terminal one (or the last event).
  */
 function seconds(events: readonly TraceEvent[], limit: number, wallSeconds: number | undefined) {
   const first = events[0]
   const start = first ? Date.parse(first.ts) : 0
   const elapsed = (e: TraceEvent) => (Date.parse(e.ts) - start) / 1000
   const end = events.find((e) => e.kind === 'agent.terminal') ?? events.at(-1)
-  const used = wallSeconds ?? (end ? elapsed(end) : 0)
+  const terminal = events.find((e) => e.kind === 'agent.terminal')
+  const recorded =
+    terminal && typeof terminal.payload.wallSeconds === 'number' ? terminal.payload.wallSeconds : undefined
+  const used = wallSeconds ?? recorded ?? (end ? elapsed(end) : 0)
   if (used <= limit + EPSILON) return { used, crossedAt: undefined }
   const crossing = events.find((e) => elapsed(e) > limit + EPSILON) ?? end
   return { used, crossedAt: crossing?.step }

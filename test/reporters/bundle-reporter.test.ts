@@ -1,0 +1,331 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { TestCase, TestRunEndReason, Vitest } from 'vitest/node'
+import { BundleReporter } from '../../reporters/bundle-reporter.ts'
+import { mockRunner } from '../../src/agents/index.ts'
+import { TOY_FORBIDDEN_TOOLS, TOY_TASK_IDS, toyBenchmark, toyScripts } from '../../src/benchmarks/index.ts'
+import { validateBundle } from '../../src/bundles/index.ts'
+import {
+  benchmarkTraceDir,
+  PROVIDE_KEY,
+  ProvidedRun,
+  RunMetadata,
+  ScoresFile,
+  type TrialRecord,
+} from '../../src/core/index.ts'
+import { runTrial } from '../../src/engine/index.ts'
+import { matchesExpected } from '../../src/evaluators/index.ts'
+import { toolAccess } from '../../src/policy/index.ts'
+import { JsonlTraceStore } from '../../src/stores/index.ts'
+
+const PROJECT = 'evals'
+const FAST_TASKS = [TOY_TASK_IDS.exact, TOY_TASK_IDS.wrongAnswer, TOY_TASK_IDS.forbiddenTool]
+
+interface FakeOptions {
+  shard?: { index: number; count: number }
+  testNamePattern?: RegExp
+}
+
+/** The parts of Vitest the reporter touches, recording what it provides and logs. */
+function fakeVitest(root: string, options: FakeOptions = {}) {
+  const provided: { project: string; key: string; value: ProvidedRun }[] = []
+  const logs: string[] = []
+  const errors: string[] = []
+  const project = (name: string) => ({
+    name,
+    provide: (key: string, value: unknown) =>
+      provided.push({ project: name, key, value: ProvidedRun.parse(value) }),
+    config: { include: [`${name}/**/*.ts`], maxConcurrency: 4 },
+  })
+  const vitest = {
+    config: { root, shard: options.shard, testNamePattern: options.testNamePattern },
+    projects: [project('unit'), project(PROJECT)],
+    logger: {
+      log: (message: string) => logs.push(message),
+      error: (message: string) => errors.push(message),
+    },
+    version: '4.1.12-fake',
+  }
+  return { vitest: vitest as unknown as Vitest, provided, logs, errors }
+}
+
+interface CaseOptions {
+  project?: string
+  moduleId?: string
+  fullName?: string
+}
+
+function fakeCase(meta: unknown, root: string, options: CaseOptions = {}): TestCase {
+  return {
+    project: { name: options.project ?? PROJECT },
+    meta: () => (meta === undefined ? {} : { agentevalops: meta }),
+    module: { moduleId: options.moduleId ?? join(root, 'evals', 'toy.eval.ts') },
+    fullName: options.fullName ?? 'toy > some task #0',
+  } as unknown as TestCase
+}
+
+/**
+ * Real trials of toy tasks, as an eval case makes them: traces in the benchmark's folder of the staging dir, the
+ * record's tracePath rewritten relative to the staging dir, and the record cloned as plain JSON.
+ */
+async function makeRecords(
+  run: ProvidedRun,
+  taskIds: readonly string[] = FAST_TASKS,
+): Promise<TrialRecord[]> {
+  const bench = toyBenchmark()
+  const [tasks, info] = await Promise.all([bench.listTasks({ id: [...taskIds] }), bench.info()])
+  const traceRoot = benchmarkTraceDir(run.stagingDir, info.id)
+  const store = new JsonlTraceStore(traceRoot)
+  const runner = mockRunner({ scripts: toyScripts })
+  return Promise.all(
+    tasks.map(async (task) => {
+      const { record } = await runTrial({
+        runId: run.runId,
+        benchmark: info,
+        task,
+        trial: 0,
+        runner,
+        evaluators: [matchesExpected()],
+        policy: [toolAccess({ deny: TOY_FORBIDDEN_TOOLS })],
+        traceStore: store,
+      })
+      const handed = { ...record, tracePath: relative(run.stagingDir, join(traceRoot, record.tracePath)) }
+      return JSON.parse(JSON.stringify(handed)) as TrialRecord
+    }),
+  )
+}
+
+async function readJson(path: string): Promise<unknown> {
+  return JSON.parse(await readFile(path, 'utf8')) as unknown
+}
+
+let root: string
+let savedExitCode: typeof process.exitCode
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'agentevalops-reporter-'))
+  savedExitCode = process.exitCode
+})
+
+afterEach(async () => {
+  process.exitCode = savedExitCode
+  await rm(root, { recursive: true, force: true })
+})
+
+/** A reporter wired to a fake Vitest; `start` opens a run and returns what it provided to the eval project. */
+function setup(options: FakeOptions & { runsDir?: string; labels?: Record<string, string> } = {}) {
+  const fake = fakeVitest(root, options)
+  const reporter = new BundleReporter({
+    project: PROJECT,
+    runsDir: options.runsDir ?? 'runs',
+    labels: options.labels ?? {},
+  })
+  reporter.onInit(fake.vitest)
+  const start = async (): Promise<ProvidedRun> => {
+    const before = fake.provided.length
+    await reporter.onTestRunStart()
+    expect(fake.provided.slice(before)).toEqual([
+      { project: PROJECT, key: PROVIDE_KEY, value: expect.any(Object) as unknown },
+    ])
+    return fake.provided.at(-1)!.value
+  }
+  const end = (reason: TestRunEndReason = 'passed') => reporter.onTestRunEnd([], [], reason)
+  const hand = (records: readonly unknown[], options: CaseOptions = {}) => {
+    for (const r of records) reporter.onTestCaseResult(fakeCase(r, root, options))
+  }
+  return { ...fake, reporter, start, end, hand }
+}
+
+async function bundleOf(run: ProvidedRun) {
+  const dir = join(root, 'runs', run.runId)
+  return {
+    dir,
+    metadata: RunMetadata.parse(await readJson(join(dir, 'metadata.json'))),
+    scores: ScoresFile.parse(await readJson(join(dir, 'scores.json'))),
+    replay: await readFile(join(dir, 'replay_command.txt'), 'utf8'),
+  }
+}
+
+describe('BundleReporter', () => {
+  it('writes a valid bundle of the eval cases and removes the staging folder', async () => {
+    const { start, end, hand, logs, errors } = setup({ labels: { team: 'qa' } })
+    const run = await start()
+    expect(run.stagingDir).toBe(join(root, 'runs', '.staging', run.runId))
+    expect(existsSync(run.stagingDir)).toBe(true)
+    const records = await makeRecords(run)
+    hand(records)
+    await end()
+
+    const bundle = await bundleOf(run)
+    expect(await validateBundle(bundle.dir)).toEqual([])
+    expect(bundle.metadata).toMatchObject({
+      runId: run.runId,
+      status: 'complete',
+      labels: { team: 'qa' },
+      trialCount: 3,
+      vitestProject: PROJECT,
+      vitest: '4.1.12-fake',
+      shard: null,
+      testNamePattern: null,
+      git: { sha: null, dirty: null },
+      target: { name: 'mock-scripted', kind: 'mock' },
+      benchmark: { id: 'toy' },
+    })
+    // Sorted by benchmark, task and trial whatever the order the cases finished in.
+    expect(bundle.scores.trials.map((t) => [t.taskId, t.outcome])).toEqual([
+      ['arith-add', 'passed'],
+      ['forbidden-tool', 'policy_violation'],
+      ['wrong-answer', 'failed'],
+    ])
+    expect(bundle.scores.summary).toMatchObject({ n: 3, passed: 1 })
+    expect(bundle.replay).toBe(
+      '# from the Vitest root of the project\nnpx vitest run --project evals evals/toy.eval.ts\n',
+    )
+    expect(existsSync(run.stagingDir)).toBe(false)
+    expect(errors).toEqual([])
+    expect(logs).toHaveLength(1)
+    expect(logs[0]!.split('\n').at(-1)).toMatch(
+      new RegExp(`^agentevalops: 1/3 trials passed \\(33\\.3%\\) · bundle .*${run.runId}$`),
+    )
+  })
+
+  it('marks an interrupted run as such', async () => {
+    const { start, end, hand } = setup()
+    const run = await start()
+    hand(await makeRecords(run, [TOY_TASK_IDS.exact]))
+    await end('interrupted')
+    const bundle = await bundleOf(run)
+    expect(bundle.metadata.status).toBe('interrupted')
+    expect(await validateBundle(bundle.dir)).toEqual([])
+  })
+
+  it('marks a sharded run partial, and records its shard and name pattern for the replay', async () => {
+    const { start, end, hand } = setup({ shard: { index: 2, count: 3 }, testNamePattern: /arith add/ })
+    const run = await start()
+    hand(await makeRecords(run, [TOY_TASK_IDS.exact]))
+    await end()
+    const bundle = await bundleOf(run)
+    expect(bundle.metadata).toMatchObject({
+      status: 'partial-shard',
+      shard: { index: 2, count: 3 },
+      testNamePattern: 'arith add',
+    })
+    expect(bundle.replay.split('\n')[1]).toBe(
+      "npx vitest run --project evals evals/toy.eval.ts -t 'arith add' --shard=2/3",
+    )
+    expect(await validateBundle(bundle.dir)).toEqual([])
+  })
+
+  it('ignores cases of other projects, cases without a record, and cases outside a run', async () => {
+    const { reporter, start, end, hand } = setup()
+    const run = await start()
+    const [kept, foreign] = await makeRecords(run, [TOY_TASK_IDS.exact, TOY_TASK_IDS.wrongAnswer])
+    hand([kept])
+    hand([foreign], { project: 'unit', moduleId: join(root, 'test', 'other.test.ts') })
+    hand([undefined], { moduleId: join(root, 'evals', 'no-record.eval.ts') })
+    await end()
+    const bundle = await bundleOf(run)
+    expect(bundle.scores.trials.map((t) => t.taskId)).toEqual([TOY_TASK_IDS.exact])
+    expect(bundle.replay).not.toContain('other.test.ts')
+    expect(bundle.replay).not.toContain('no-record')
+    // A late case after the run ended has no run to join: nothing happens, nothing throws.
+    expect(() => reporter.onTestCaseResult(fakeCase(kept, root))).not.toThrow()
+  })
+
+  it('leaves out an invalid record with an error naming its case, and still writes the rest', async () => {
+    const { start, end, hand, errors } = setup()
+    const run = await start()
+    const [good, other] = await makeRecords(run, [TOY_TASK_IDS.exact, TOY_TASK_IDS.wrongAnswer])
+    hand([good])
+    hand([{ ...other, outcome: 'bogus' }], { fullName: 'toy > wrong-answer #0' })
+    hand([{ taskId: 42 }], { fullName: 'toy > garbage #0' })
+    await end()
+    expect(errors).toHaveLength(2)
+    expect(errors[0]).toMatch(
+      /^agentevalops: toy > wrong-answer #0 handed an invalid trial record; it is left out of the bundle: /,
+    )
+    expect(errors[1]).toMatch(/^agentevalops: toy > garbage #0 handed an invalid trial record/)
+    const bundle = await bundleOf(run)
+    expect(bundle.scores.trials.map((t) => t.taskId)).toEqual([TOY_TASK_IDS.exact])
+    // The left-out trial's trace is not in the bundle either: traces and records stay consistent.
+    expect(await validateBundle(bundle.dir)).toEqual([])
+    expect(process.exitCode).toBe(savedExitCode)
+  })
+
+  it('writes no bundle for a run without records, and removes its staging folder', async () => {
+    const { start, end, hand, logs, errors } = setup()
+    const run = await start()
+    hand([undefined])
+    await end()
+    expect(existsSync(run.stagingDir)).toBe(false)
+    expect(existsSync(join(root, 'runs', run.runId))).toBe(false)
+    expect((await readdir(join(root, 'runs'))).filter((name) => name !== '.staging')).toEqual([])
+    expect([logs, errors]).toEqual([[], []])
+    expect(process.exitCode).toBe(savedExitCode)
+  })
+
+  it('gives two consecutive runs their own run ids, staging folders and bundles', async () => {
+    const { start, end, hand, logs } = setup()
+    const first = await start()
+    hand(await makeRecords(first, [TOY_TASK_IDS.exact]))
+    await end()
+    const second = await start()
+    hand(await makeRecords(second, [TOY_TASK_IDS.wrongAnswer, TOY_TASK_IDS.forbiddenTool]))
+    await end()
+
+    expect(second.runId).not.toBe(first.runId)
+    expect(second.stagingDir).not.toBe(first.stagingDir)
+    const [a, b] = [await bundleOf(first), await bundleOf(second)]
+    expect([a.metadata.runId, b.metadata.runId]).toEqual([first.runId, second.runId])
+    expect(a.scores.trials.map((t) => t.taskId)).toEqual([TOY_TASK_IDS.exact])
+    expect(b.scores.trials.map((t) => t.taskId)).toEqual([
+      TOY_TASK_IDS.forbiddenTool,
+      TOY_TASK_IDS.wrongAnswer,
+    ])
+    expect(await validateBundle(a.dir)).toEqual([])
+    expect(await validateBundle(b.dir)).toEqual([])
+    expect(logs).toHaveLength(2)
+    expect((await readdir(join(root, 'runs'))).sort()).toEqual(['.staging', first.runId, second.runId].sort())
+  })
+
+  it('keeps the staging folder, logs where, and fails the process when the bundle cannot be written', async () => {
+    const { start, end, hand, logs, errors } = setup()
+    const run = await start()
+    const records = await makeRecords(run)
+    const lost = records.find((r) => r.taskId === TOY_TASK_IDS.wrongAnswer)!
+    await rm(join(run.stagingDir, lost.tracePath))
+    hand(records)
+    await end()
+
+    expect(process.exitCode).toBe(1)
+    expect(logs).toEqual([])
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toContain(`could not write the bundle of run ${run.runId}`)
+    expect(errors[0]).toContain(`Its traces are kept in ${run.stagingDir}.`)
+    expect(existsSync(join(root, 'runs', run.runId))).toBe(false)
+    // Every trace that was written is still there to recover from.
+    for (const r of records.filter((r) => r !== lost))
+      expect(existsSync(join(run.stagingDir, r.tracePath))).toBe(true)
+    // The writer's own temporary folder is gone too.
+    expect((await readdir(join(root, 'runs'))).filter((name) => name !== '.staging')).toEqual([])
+  })
+
+  it('resolves runsDir against the Vitest root', async () => {
+    const { start, end, hand } = setup({ runsDir: 'out/bundles' })
+    const run = await start()
+    expect(run.stagingDir).toBe(join(root, 'out', 'bundles', '.staging', run.runId))
+    hand(await makeRecords(run, [TOY_TASK_IDS.exact]))
+    await end()
+    expect(await validateBundle(join(root, 'out', 'bundles', run.runId))).toEqual([])
+  })
+
+  it('refuses to start a run before onInit', async () => {
+    const reporter = new BundleReporter({ project: PROJECT, runsDir: 'runs', labels: {} })
+    await expect(reporter.onTestRunStart()).rejects.toThrow('BundleReporter used before onInit')
+    // Ending a run that never started is a no-op.
+    await expect(reporter.onTestRunEnd([], [], 'passed')).resolves.toBeUndefined()
+  })
+})
