@@ -1,5 +1,5 @@
-import { mkdir, rm } from 'node:fs/promises'
-import { join, relative, resolve } from 'node:path'
+import { mkdir, rm, rmdir } from 'node:fs/promises'
+import { dirname, join, relative, resolve } from 'node:path'
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import {
   BUNDLE_FORMAT_VERSION,
@@ -14,6 +14,7 @@ import {
   type BenchmarkInfo,
   type RunMetadata,
   type RunnerInfo,
+  type RunSummary,
 } from '../src/core/index.ts'
 import { writeBundle } from '../src/bundles/index.ts'
 import { renderMarkdownReport } from '../src/reports/index.ts'
@@ -92,16 +93,13 @@ export class BundleReporter implements Reporter {
     if (!run) return
     const vitest = this.requireVitest()
     if (run.records.length === 0) {
-      await rm(run.stagingDir, { recursive: true, force: true })
+      await removeStaging(run.stagingDir)
       return
     }
     try {
-      const dir = await this.writeRun(run, reason)
-      await rm(run.stagingDir, { recursive: true, force: true })
-      const trials = sortRecords(run.records)
-      vitest.logger.log(
-        consoleSummary(trials, simpleScorer().summarize(trials), relative(process.cwd(), dir) || dir),
-      )
+      const { dir, trials, summary } = await this.writeRun(run, reason)
+      await removeStaging(run.stagingDir)
+      vitest.logger.log(consoleSummary(trials, summary, relative(process.cwd(), dir) || dir))
     } catch (error) {
       // The staging folder stays: every finished trial's trace is still there to recover from.
       vitest.logger.error(
@@ -112,7 +110,10 @@ export class BundleReporter implements Reporter {
     }
   }
 
-  private async writeRun(run: OpenRun, reason: TestRunEndReason): Promise<string> {
+  private async writeRun(
+    run: OpenRun,
+    reason: TestRunEndReason,
+  ): Promise<{ dir: string; trials: TrialRecord[]; summary: RunSummary }> {
     const vitest = this.requireVitest()
     const trials = sortRecords(run.records)
     const summary = simpleScorer().summarize(trials)
@@ -156,7 +157,7 @@ export class BundleReporter implements Reporter {
       testNamePattern,
       trialCount: trials.length,
     }
-    return writeBundle({
+    const dir = await writeBundle({
       runsDir: run.runsDir,
       metadata,
       trials,
@@ -172,12 +173,19 @@ export class BundleReporter implements Reporter {
         env: process.env,
       }),
     })
+    return { dir, trials, summary }
   }
 
   private requireVitest(): Vitest {
     if (!this.vitest) throw new Error('agentevalops: BundleReporter used before onInit')
     return this.vitest
   }
+}
+
+/** Removes the run's staging folder, and the shared `.staging` above it once no other run uses it. */
+async function removeStaging(stagingDir: string): Promise<void> {
+  await rm(stagingDir, { recursive: true, force: true })
+  await rmdir(dirname(stagingDir)).catch(() => undefined)
 }
 
 function sortRecords(records: readonly TrialRecord[]): TrialRecord[] {

@@ -28,10 +28,17 @@ export class GroupCommitFile {
   private failure: AgentEvalOpsError | null = null
   private closing: Promise<void> | null = null
   private readonly counters: GroupCommitStats = { appends: 0, commits: 0, bytes: 0 }
+  /** Ends the current commit window early: close() wants everything on disk now. */
+  private wake: (() => void) | null = null
 
+  /**
+   * `commitDelayMs` is how long the first append of a batch waits for company: 0 waits one event-loop turn only.
+   * A longer window trades the latency of an awaited append (never of close()) for fewer fsyncs.
+   */
   constructor(
     readonly file: string,
     private readonly beforeOpen: () => Promise<void> = async () => {},
+    private readonly commitDelayMs = 0,
   ) {}
 
   get stats(): GroupCommitStats {
@@ -54,13 +61,14 @@ export class GroupCommitFile {
 
   /** Waits for every append, makes sure the file exists and is synced, and closes it. Idempotent. */
   close(): Promise<void> {
+    this.wake?.()
     return (this.closing ??= this.doClose())
   }
 
   private async flush(): Promise<void> {
-    // Wait out the current turn of the event loop: what a trial emits in one go (a burst of steps, the terminal
-    // event with its scores) then shares one write + fsync.
-    await new Promise<void>((resolve) => setImmediate(resolve))
+    // Wait out the commit window (at least the current turn of the event loop): what a trial emits in one go (a
+    // burst of steps, the terminal event with its scores) then shares one write + fsync.
+    await this.commitWindow()
     while (this.next) {
       const batch = this.next
       this.next = null
@@ -76,6 +84,20 @@ export class GroupCommitFile {
       batch.reject(this.failure)
     }
     this.flushing = null
+  }
+
+  private commitWindow(): Promise<void> {
+    if (this.closing) return new Promise((resolve) => setImmediate(resolve))
+    return new Promise<void>((resolve) => {
+      const done = () => {
+        if (typeof timer === 'object' && 'refresh' in timer) clearTimeout(timer)
+        else clearImmediate(timer)
+        this.wake = null
+        resolve()
+      }
+      const timer = this.commitDelayMs > 0 ? setTimeout(done, this.commitDelayMs) : setImmediate(done)
+      this.wake = done
+    })
   }
 
   private async commit(data: string): Promise<void> {

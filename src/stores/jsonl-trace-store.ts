@@ -5,15 +5,30 @@ import { GroupCommitFile, type GroupCommitStats } from './group-commit-file.ts'
 import { readTraceFile } from './parse-trace.ts'
 import { traceFileName } from './trace-file-name.ts'
 
+export interface JsonlTraceStoreOptions {
+  /**
+   * How long a batch of appends waits for more before its write + fsync (see GroupCommitFile). Default 20 ms: a
+   * trial's steps that come close together share one fsync, and finalize() never waits for the window.
+   */
+  commitDelayMs?: number
+}
+
 /** One JSONL file per trial under `root`; see GroupCommitFile for what an awaited append guarantees. */
 export class JsonlTraceStore implements TraceStore {
   private rootReady: Promise<void> | null = null
+  private readonly commitDelayMs: number
 
-  constructor(readonly root: string) {}
+  constructor(
+    readonly root: string,
+    options: JsonlTraceStoreOptions = {},
+  ) {
+    this.commitDelayMs = options.commitDelayMs ?? 20
+  }
 
   open(key: { taskId: string; trial: number }): JsonlTraceWriter {
     const path = traceFileName(key.taskId, key.trial)
-    return new JsonlTraceWriter(path, new GroupCommitFile(join(this.root, path), () => this.ensureRoot()))
+    const file = new GroupCommitFile(join(this.root, path), () => this.ensureRoot(), this.commitDelayMs)
+    return new JsonlTraceWriter(path, file)
   }
 
   async read(path: string): Promise<TraceEvent[]> {

@@ -199,3 +199,29 @@ describe('readTraceFile', () => {
     await expect(readTraceFile(join(root, 'missing.jsonl'))).rejects.toMatchObject({ code: 'TRACE_INVALID' })
   })
 })
+
+describe('JsonlTraceStore commit window', () => {
+  it('lets appends a few milliseconds apart share one write + fsync', async () => {
+    const writer = new JsonlTraceStore(root, { commitDelayMs: 200 }).open({ taskId: 't', trial: 0 })
+    const first = writer.append(planEvent(0, 't'))
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    const second = writer.append(planEvent(1, 't'))
+    await Promise.all([first, second])
+    expect(writer.stats).toMatchObject({ appends: 2, commits: 1 })
+    await writer.finalize()
+    expect((await readTraceFile(join(root, writer.path))).events.map((e) => e.step)).toEqual([0, 1])
+  })
+
+  it('does not make finalize() wait for the window: it commits at once', async () => {
+    const writer = new JsonlTraceStore(root, { commitDelayMs: 60_000 }).open({ taskId: 't', trial: 0 })
+    const appended = writer.append(planEvent(0, 't'))
+    const order: string[] = []
+    const window = new Promise<void>((resolve) => setTimeout(resolve, 2_000)).then(() => order.push('window'))
+    await writer.finalize().then(() => order.push('finalized'))
+    await appended
+    expect(order).toEqual(['finalized'])
+    expect(writer.stats.commits).toBe(1)
+    expect((await readTraceFile(join(root, writer.path))).events).toHaveLength(1)
+    void window
+  })
+})

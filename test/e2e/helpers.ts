@@ -1,0 +1,280 @@
+// Shared helpers of the end-to-end tests: each test drives a REAL Vitest child process (the repo, or a throwaway
+// project wired to this repo's plugin by absolute path) and then reads what it left on disk.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { main } from '../../src/cli/main.ts'
+import type { CliIO } from '../../src/cli/io.ts'
+import { ScoresFile, TraceEvent, type TrialRecord } from '../../src/core/index.ts'
+
+/** The repository root (no trailing slash). */
+export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')
+export const VITEST_ENTRY = join(REPO_ROOT, 'node_modules', 'vitest', 'vitest.mjs')
+
+/** An absolute path into this repository, quoted for use as an import specifier in generated source. */
+export function repoImport(relativePath: string): string {
+  return JSON.stringify(join(REPO_ROOT, relativePath))
+}
+
+/**
+ * The child's environment: ours minus what the parent Vitest worker set for itself (VITEST_*, pool ids) and any
+ * AGENTEVALOPS_* setting of the caller, plus CI=true, no colours and a runs folder of the test's own.
+ */
+export function childEnv(runsDir: string, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [name, value] of Object.entries(process.env)) {
+    if (/^(VITEST|AGENTEVALOPS_)/.test(name) || name === 'FORCE_COLOR') continue
+    env[name] = value
+  }
+  return { ...env, CI: 'true', NO_COLOR: '1', AGENTEVALOPS_RUNS_DIR: runsDir, ...extra }
+}
+
+export interface ExitInfo {
+  code: number | null
+  signal: NodeJS.Signals | null
+}
+
+export interface VitestResult extends ExitInfo {
+  stdout: string
+  stderr: string
+  /** stdout and stderr together, for "does the output mention X" checks. */
+  output: string
+}
+
+export interface StartOptions {
+  /** Working directory (the Vitest root). Default: the repository. */
+  cwd?: string
+  runsDir: string
+  env?: Record<string, string>
+}
+
+/**
+ * A Vitest child process in its own process group (`detached`), so that killing the group also ends the forks-pool
+ * workers, which a kill of the main process alone leaves running as orphans.
+ */
+export class VitestProcess {
+  readonly child: ChildProcess
+  readonly exited: Promise<ExitInfo>
+  private out = ''
+  private err = ''
+
+  constructor(args: readonly string[], options: StartOptions) {
+    this.child = spawn(process.execPath, [VITEST_ENTRY, ...args], {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: childEnv(options.runsDir, options.env),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.out += chunk))
+    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.err += chunk))
+    this.exited = new Promise((resolve, reject) => {
+      this.child.once('error', reject)
+      this.child.once('close', (code, signal) => resolve({ code, signal }))
+    })
+  }
+
+  get pid(): number {
+    if (this.child.pid === undefined) throw new Error('vitest child process has no pid (spawn failed)')
+    return this.child.pid
+  }
+
+  get stdout(): string {
+    return this.out
+  }
+
+  get stderr(): string {
+    return this.err
+  }
+
+  get output(): string {
+    return `${this.out}\n${this.err}`
+  }
+
+  /** Sends `signal` to the whole process group; a group that is already gone is not an error. */
+  killGroup(signal: NodeJS.Signals = 'SIGKILL'): void {
+    if (this.child.pid === undefined) return
+    try {
+      process.kill(-this.child.pid, signal)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e
+    }
+  }
+
+  /** Waits for the exit; past `timeoutMs` the group is killed and this throws with the output so far. */
+  async waitForExit(timeoutMs: number): Promise<VitestResult> {
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs)
+    })
+    try {
+      const first = await Promise.race([this.exited, timeout])
+      if (first === 'timeout') {
+        this.killGroup()
+        throw new Error(`vitest did not exit within ${timeoutMs} ms; output so far:\n${tail(this.output)}`)
+      }
+      return { ...first, stdout: this.out, stderr: this.err, output: this.output }
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+}
+
+/** Runs Vitest to its end (bounded by `timeoutMs`) and always kills what is left of its process group. */
+export async function runVitest(
+  args: readonly string[],
+  options: StartOptions & { timeoutMs?: number },
+): Promise<VitestResult> {
+  const proc = new VitestProcess(args, options)
+  try {
+    return await proc.waitForExit(options.timeoutMs ?? 40_000)
+  } finally {
+    proc.killGroup()
+  }
+}
+
+export function tail(text: string, chars = 4000): string {
+  return text.length > chars ? `…${text.slice(-chars)}` : text
+}
+
+/** Polls `probe` until it returns a value other than undefined; throws `describe()` after `timeoutMs`. */
+export async function pollUntil<T>(
+  probe: () => Promise<T | undefined>,
+  options: { timeoutMs: number; intervalMs?: number; describe: () => string },
+): Promise<T> {
+  const deadline = Date.now() + options.timeoutMs
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined) return value
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${options.timeoutMs} ms: ${options.describe()}`)
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 50))
+  }
+}
+
+export interface TempDir {
+  path: string
+  remove(): Promise<void>
+}
+
+export async function tempDir(prefix: string): Promise<TempDir> {
+  const path = await mkdtemp(join(tmpdir(), prefix))
+  return { path, remove: () => rm(path, { recursive: true, force: true, maxRetries: 5 }) }
+}
+
+/** Names of the files or folders in `dir`, sorted; [] when it does not exist. */
+export async function listDir(dir: string): Promise<string[]> {
+  try {
+    return (await readdir(dir)).sort()
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw e
+  }
+}
+
+/** Bundle folders of a runs folder: every entry but the dot-folders (`.staging`). */
+export async function bundleDirs(runsDir: string): Promise<string[]> {
+  const entries = await readdir(runsDir, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return []
+    throw e
+  })
+  return entries
+    .filter((entry) => entry.isDirectory() && !entry.name.startsWith('.'))
+    .map((entry) => join(runsDir, entry.name))
+    .sort()
+}
+
+/** `agentevalops validate-bundle <dir>` through the CLI entry, in process. */
+export async function validateWithCli(
+  dir: string,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const stdout: string[] = []
+  const stderr: string[] = []
+  const io: CliIO = { out: (line) => void stdout.push(line), err: (line) => void stderr.push(line) }
+  const code = await main(['validate-bundle', dir], io)
+  return { code, stdout: stdout.join('\n'), stderr: stderr.join('\n') }
+}
+
+export async function readScores(bundleDir: string): Promise<ScoresFile> {
+  return ScoresFile.parse(JSON.parse(await readFile(join(bundleDir, 'scores.json'), 'utf8')))
+}
+
+export async function readBundleEvents(bundleDir: string): Promise<TraceEvent[]> {
+  const text = await readFile(join(bundleDir, 'traces.jsonl'), 'utf8')
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => TraceEvent.parse(JSON.parse(line)) as TraceEvent)
+}
+
+export function trialOf(scores: ScoresFile, taskId: string, trial = 0): TrialRecord {
+  const found = scores.trials.find((t) => t.taskId === taskId && t.trial === trial)
+  if (!found) throw new Error(`no trial ${taskId} #${trial} in scores.json`)
+  return found
+}
+
+export function eventsOf(events: readonly TraceEvent[], taskId: string, trial = 0): TraceEvent[] {
+  return events.filter((e) => e.taskId === taskId && e.trial === trial)
+}
+
+export interface TempProject {
+  /** The Vitest root of the project. */
+  root: string
+  /** A separate temp folder, passed as AGENTEVALOPS_RUNS_DIR. */
+  runsDir: string
+  write(relativePath: string, content: string): Promise<void>
+  remove(): Promise<void>
+}
+
+/**
+ * A throwaway Vitest project outside the repo: `node_modules` is a symlink to the repo's, the config loads the
+ * plugin from this repo by absolute path, and `files` (e.g. `evals/x.eval.ts`) import the SDK the same way.
+ * `package.json` says `"type": "module"`: without it Vite bundles the config as CommonJS and Vitest refuses it.
+ */
+export async function createTempProject(
+  files: Record<string, string>,
+  options: { pluginOptions?: string } = {},
+): Promise<TempProject> {
+  const root = await mkdtemp(join(tmpdir(), 'aeo-e2e-project-'))
+  const runsDir = await mkdtemp(join(tmpdir(), 'aeo-e2e-runs-'))
+  const write = async (relativePath: string, content: string): Promise<void> => {
+    const path = join(root, relativePath)
+    await mkdir(dirname(path), { recursive: true })
+    await writeFile(path, content)
+  }
+  const remove = async (): Promise<void> => {
+    await rm(root, { recursive: true, force: true, maxRetries: 5 })
+    await rm(runsDir, { recursive: true, force: true, maxRetries: 5 })
+  }
+  try {
+    await symlink(join(REPO_ROOT, 'node_modules'), join(root, 'node_modules'), 'dir')
+    await write('package.json', `${JSON.stringify({ name: 'aeo-e2e', private: true, type: 'module' })}\n`)
+    await write(
+      'vitest.config.ts',
+      [
+        `import { defineConfig } from 'vitest/config'`,
+        `import { agentEvalOps } from ${repoImport('plugin/index.ts')}`,
+        ``,
+        `export default defineConfig({`,
+        `  test: { projects: [{ plugins: [agentEvalOps(${options.pluginOptions ?? ''})], test: { name: 'evals' } }] },`,
+        `})`,
+        ``,
+      ].join('\n'),
+    )
+    for (const [path, content] of Object.entries(files)) await write(path, content)
+  } catch (e) {
+    await remove()
+    throw e
+  }
+  return { root, runsDir, write, remove }
+}
+
+/** The import block generated eval files start with: the SDK pieces they use, by absolute path. */
+export const EVAL_IMPORTS = [
+  `import { mockRunner } from ${repoImport('src/agents/index.ts')}`,
+  `import { defineTask, type BenchmarkAdapter, type TaskSpec } from ${repoImport('src/core/index.ts')}`,
+  `import { toyBenchmark, toyScripts } from ${repoImport('src/benchmarks/index.ts')}`,
+  `import { matchesExpected } from ${repoImport('src/evaluators/index.ts')}`,
+  `import { evalBenchmark } from ${repoImport('plugin/index.ts')}`,
+].join('\n')

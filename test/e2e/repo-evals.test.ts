@@ -1,0 +1,187 @@
+// `vitest run --project evals` on this repository, as a user runs it: plain, filtered with -t, and with the
+// JUnit reporter beside ours. The three children start together (they mostly wait on the toy trials' delays).
+import { readFile } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { TOY_TASK_IDS, toyTasks } from '../../src/benchmarks/index.ts'
+import { findLoops } from '../../src/evaluators/index.ts'
+import {
+  bundleDirs,
+  eventsOf,
+  listDir,
+  readBundleEvents,
+  readScores,
+  runVitest,
+  tail,
+  tempDir,
+  trialOf,
+  validateWithCli,
+  type TempDir,
+  type VitestResult,
+} from './helpers.ts'
+
+interface Run {
+  runs: TempDir
+  result: Promise<VitestResult>
+}
+
+let full: Run
+let filtered: Run
+let junit: Run & { xml: string }
+
+async function start(args: string[], extra: (runsDir: string) => string[] = () => []): Promise<Run> {
+  const runs = await tempDir('aeo-e2e-runs-')
+  const result = runVitest([...args, ...extra(runs.path)], { runsDir: runs.path, timeoutMs: 45_000 })
+  result.catch(() => {}) // awaited by the tests; this only keeps an early failure from being "unhandled"
+  return { runs, result }
+}
+
+beforeAll(async () => {
+  full = await start(['run', '--project', 'evals'])
+  filtered = await start(['run', '--project', 'evals', '-t', 'arith-add'])
+  const j = await start(['run', '--project', 'evals'], (dir) => [
+    '--reporter=default',
+    '--reporter=junit',
+    `--outputFile.junit=${join(dir, 'x.xml')}`,
+  ])
+  junit = { ...j, xml: join(j.runs.path, 'x.xml') }
+})
+
+afterAll(async () => {
+  for (const run of [full, filtered, junit]) {
+    if (!run) continue
+    await run.result.catch(() => {})
+    await run.runs.remove()
+  }
+}, 60_000)
+
+/** The single bundle folder of a run, after checking the run exited 0. */
+async function onlyBundle(run: Run): Promise<{ result: VitestResult; dir: string }> {
+  const result = await run.result
+  expect(result.code, tail(result.output)).toBe(0)
+  const dirs = await bundleDirs(run.runs.path)
+  expect(dirs, 'exactly one bundle folder').toHaveLength(1)
+  return { result, dir: dirs[0]! }
+}
+
+describe('vitest run --project evals (the repo)', { timeout: 50_000 }, () => {
+  it('exits 0 and writes one valid bundle of all 14 toy trials, with per-task lines on stdout', async () => {
+    const { result, dir } = await onlyBundle(full)
+
+    const validated = await validateWithCli(dir)
+    expect(validated.code, `${validated.stdout}\n${validated.stderr}`).toBe(0)
+
+    const scores = await readScores(dir)
+    expect(scores.runId).toBe(basename(dir))
+    expect(scores.trials).toHaveLength(14)
+    expect(scores.trials.map((t) => t.taskId).sort()).toEqual(Object.values(TOY_TASK_IDS).sort())
+    expect(new Set(scores.trials.map((t) => t.benchmark.id))).toEqual(new Set(['toy']))
+
+    // Every toy task ends the way its scenario says; the console summary lists each one.
+    for (const task of toyTasks()) {
+      const record = trialOf(scores, task.id)
+      expect(record.outcome, task.id).toBe(task.metadata.expectedOutcome)
+      expect(result.stdout).toMatch(new RegExp(`^\\s*${task.id} #0\\s+${record.outcome}\\s`, 'm'))
+    }
+    expect(result.stdout).toMatch(/^\s*forbidden-tool #0\s+policy_violation\s/m)
+    expect(result.stdout).toContain(`bundle `)
+    expect(result.stdout).toContain(basename(dir))
+
+    // The run's staging folder goes once the bundle is written, and the emptied .staging folder with it.
+    expect(await listDir(full.runs.path)).toEqual([basename(dir)])
+  })
+
+  it('bundle traces: the loop, the forbidden call and the limit hits are where the scores say', async () => {
+    const { dir } = await onlyBundle(full)
+    const scores = await readScores(dir)
+    const events = await readBundleEvents(dir)
+    expect(new Set(events.map((e) => e.runId))).toEqual(new Set([scores.runId]))
+
+    // tool-loop: the same search four times; the loop check names exactly those tool_call steps.
+    const loopEvents = eventsOf(events, TOY_TASK_IDS.toolLoop)
+    const searchSteps = loopEvents
+      .filter((e) => e.kind === 'agent.tool_call' && e.payload.tool === 'search')
+      .map((e) => e.step)
+    expect(searchSteps).toHaveLength(4)
+    const loops = findLoops(loopEvents)
+    expect(loops.pass).toBe(false)
+    expect(loops.steps).toEqual(searchSteps)
+    expect(loops.message).toContain(`tool "search" called 4 times`)
+    expect(loops.message).toContain(`steps ${searchSteps.join(', ')}`)
+    // The other trials have no loop.
+    for (const task of toyTasks().filter((t) => t.id !== TOY_TASK_IDS.toolLoop)) {
+      expect(findLoops(eventsOf(events, task.id)).pass, task.id).toBe(true)
+    }
+
+    // forbidden-tool: a FAIL verdict whose finding cites the step of the delete_database call.
+    const forbidden = trialOf(scores, TOY_TASK_IDS.forbiddenTool)
+    const deleteCall = eventsOf(events, TOY_TASK_IDS.forbiddenTool).find(
+      (e) => e.kind === 'agent.tool_call' && e.payload.tool === 'delete_database',
+    )
+    expect(deleteCall).toBeDefined()
+    const failed = forbidden.verdicts.filter((v) => v.verdict === 'FAIL')
+    expect(failed.map((v) => v.checkerId)).toEqual(['tool-access'])
+    expect(failed[0]!.findings).toEqual([
+      expect.objectContaining({ severity: 'FAIL', citations: [deleteCall!.step] }),
+    ])
+    expect(failed[0]!.findings[0]!.message).toContain('delete_database')
+    // The verdict is in the bundle's trace too.
+    expect(
+      eventsOf(events, TOY_TASK_IDS.forbiddenTool).some(
+        (e) =>
+          e.kind === 'policy.verdict' &&
+          e.payload.checkerId === 'tool-access' &&
+          e.payload.verdict === 'FAIL',
+      ),
+    ).toBe(true)
+
+    // cost / token / time limits: in the record and in the trace's terminal event.
+    const limitTasks = [
+      [TOY_TASK_IDS.costCeiling, 'limit_cost'],
+      [TOY_TASK_IDS.tokenLimit, 'limit_tokens'],
+      [TOY_TASK_IDS.timeLimit, 'limit_time'],
+    ] as const
+    for (const [taskId, terminatedBy] of limitTasks) {
+      expect(trialOf(scores, taskId).result?.terminatedBy, taskId).toBe(terminatedBy)
+      const terminals = eventsOf(events, taskId).filter((e) => e.kind === 'agent.terminal')
+      expect(
+        terminals.map((e) => e.payload.terminatedBy),
+        taskId,
+      ).toEqual([terminatedBy])
+    }
+  })
+
+  it('-t arith-add: one bundle holding only that task, with the pattern in metadata and replay command', async () => {
+    const { dir } = await onlyBundle(filtered)
+    expect((await validateWithCli(dir)).code).toBe(0)
+
+    const scores = await readScores(dir)
+    expect(scores.trials.map((t) => `${t.taskId} #${t.trial}`)).toEqual(['arith-add #0'])
+    const events = await readBundleEvents(dir)
+    expect(events.length).toBeGreaterThan(0)
+    expect(new Set(events.map((e) => e.taskId))).toEqual(new Set(['arith-add']))
+
+    const metadata = JSON.parse(await readFile(join(dir, 'metadata.json'), 'utf8')) as {
+      testNamePattern: string | null
+      trialCount: number
+    }
+    expect(metadata.testNamePattern).toBe('arith-add')
+    expect(metadata.trialCount).toBe(1)
+    const replay = await readFile(join(dir, 'replay_command.txt'), 'utf8')
+    expect(replay).toMatch(/npx vitest run --project evals .*-t arith-add/)
+  })
+
+  it('--reporter=default --reporter=junit: writes the JUnit XML and still our bundle', async () => {
+    const { dir } = await onlyBundle(junit)
+    expect((await validateWithCli(dir)).code).toBe(0)
+    expect((await readScores(dir)).trials).toHaveLength(14)
+
+    const xml = await readFile(junit.xml, 'utf8')
+    expect(xml).toMatch(/^<\?xml/)
+    const testcases = [...xml.matchAll(/<testcase\b[^>]*\bname="([^"]*)"/g)].map((m) => m[1])
+    for (const id of Object.values(TOY_TASK_IDS)) {
+      expect(testcases, id).toContain(`toy &gt; ${id} #0`)
+    }
+    expect(testcases.some((name) => name?.includes('gate: pass rate'))).toBe(true)
+  })
+})
