@@ -25,6 +25,11 @@ function storeFor(root: string): JsonlTraceStore {
   return store
 }
 
+/** A trial that failed its case: Vitest reports the message, which names the trace steps at fault. */
+class TrialFailure extends Error {
+  override name = 'TrialFailure'
+}
+
 /** What a per-trial assertion callback sees. */
 export interface FinishedTrial {
   task: TaskSpec
@@ -66,7 +71,8 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
 
     for (const task of tasks) {
       for (let trial = 0; trial < trials; trial++) {
-        it.concurrent(`${task.id} #${trial}`, async ({ task: testCase, signal, expect: caseExpect }) => {
+        it.concurrent(`${task.id} #${trial}`, async (context) => {
+          const { task: testCase, signal } = context
           const run = currentRun()
           const traceRoot = benchmarkTraceDir(run.stagingDir, info.id)
           const { record, events, result } = await runTrial({
@@ -91,10 +97,11 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
           testCase.meta.agentevalops = JSON.parse(JSON.stringify(handed)) as TrialRecord
           finished.push(handed)
 
-          if (isHarnessFailure(handed)) caseExpect.fail(`harness failure\n${explainTrial(handed)}`)
-          options.assert?.({ task, record: handed, result, events }, caseExpect)
+          if (isHarnessFailure(handed)) throw new TrialFailure(`harness failure\n${explainTrial(handed)}`)
+          // The case's own expect is built on first access, at a cost that shows over thousands of trials.
+          if (options.assert) options.assert({ task, record: handed, result, events }, context.expect)
           if (gate === 'each' && !handed.passed)
-            caseExpect.fail(`trial did not pass\n${explainTrial(handed)}`)
+            throw new TrialFailure(`trial did not pass\n${explainTrial(handed)}`)
         })
       }
     }

@@ -21,7 +21,8 @@ import { renderMarkdownReport } from '../src/reports/index.ts'
 import { simpleScorer } from '../src/scorers/index.ts'
 import { consoleSummary } from './console-summary.ts'
 import { replayCommand } from './replay-command.ts'
-import { gitState } from './run-environment.ts'
+import { gitState, type GitState } from './run-environment.ts'
+import { TracePrefetch } from './trace-prefetch.ts'
 import type {} from './vitest-channel.ts'
 
 export interface BundleReporterOptions {
@@ -38,6 +39,9 @@ interface OpenRun {
   startedAt: Date
   records: TrialRecord[]
   files: Set<string>
+  traces: TracePrefetch
+  /** Asked at the start: the answer does not change during the run, and the end is the busy part. */
+  git: Promise<GitState>
 }
 
 /**
@@ -61,7 +65,16 @@ export class BundleReporter implements Reporter {
     const runsDir = resolve(vitest.config.root, this.options.runsDir)
     const stagingDir = join(runsDir, '.staging', runId)
     await mkdir(stagingDir, { recursive: true })
-    this.run = { runId, runsDir, stagingDir, startedAt: new Date(), records: [], files: new Set() }
+    this.run = {
+      runId,
+      runsDir,
+      stagingDir,
+      startedAt: new Date(),
+      records: [],
+      files: new Set(),
+      traces: new TracePrefetch(),
+      git: gitState(vitest.config.root),
+    }
     for (const project of vitest.projects) {
       if (project.name === this.options.project) project.provide(PROVIDE_KEY, { runId, stagingDir })
     }
@@ -81,6 +94,7 @@ export class BundleReporter implements Reporter {
     }
     run.records.push(parsed.data)
     run.files.add(testCase.module.moduleId)
+    run.traces.add(join(run.stagingDir, parsed.data.tracePath))
   }
 
   async onTestRunEnd(
@@ -139,7 +153,7 @@ export class BundleReporter implements Reporter {
       finishedAt: finishedAt.toISOString(),
       durationSec: (finishedAt.getTime() - run.startedAt.getTime()) / 1000,
       sdkVersion: sdkVersion(),
-      git: await gitState(vitest.config.root),
+      git: await run.git,
       node: process.version,
       vitest: vitest.version,
       configHash: checksumOf({
@@ -163,6 +177,7 @@ export class BundleReporter implements Reporter {
       trials,
       summary,
       traceFiles: trials.map((t) => join(run.stagingDir, t.tracePath)),
+      readTraceFile: run.traces.read,
       reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
       replayCommand: replayCommand({
         root: vitest.config.root,

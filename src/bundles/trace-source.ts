@@ -6,8 +6,11 @@ import type { TraceEvent } from '../core/index.ts'
  * variant is consumed as a stream of batches, so a run's traces never have to fit in memory at once.
  */
 export type TraceSource =
-  /** JSONL files (typically one per trial), concatenated in the order given. */
-  | { traceFiles: readonly string[] }
+  /**
+   * JSONL files (typically one per trial), concatenated in the order given. `readTraceFile` lets a caller that
+   * already read some of them (the reporter reads each trial's file as it finishes) hand the text over.
+   */
+  | { traceFiles: readonly string[]; readTraceFile?: (path: string) => Promise<string> }
   /** JSONL lines. */
   | { traceLines: Iterable<string> | AsyncIterable<string> }
   /** Event objects. */
@@ -26,12 +29,13 @@ const READ_AHEAD = 16
 export async function* traceBatches(source: TraceSource): AsyncGenerator<TraceItem[]> {
   if ('traceFiles' in source) {
     const files = source.traceFiles
+    const read = source.readTraceFile ?? ((path: string) => readFile(path, 'utf8'))
     const reads = new Map<number, Promise<string>>()
     const startRead = (i: number) => {
-      const read = readFile(files[i]!, 'utf8')
+      const text = read(files[i]!)
       // Read-ahead may fail before its turn comes; the error surfaces when that file is awaited below.
-      read.catch(() => undefined)
-      reads.set(i, read)
+      text.catch(() => undefined)
+      reads.set(i, text)
     }
     for (let i = 0; i < Math.min(READ_AHEAD, files.length); i++) startRead(i)
     for (let i = 0; i < files.length; i++) {
