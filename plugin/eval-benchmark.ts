@@ -14,7 +14,7 @@ import {
 } from '../src/core/index.ts'
 import { runTrial } from '../src/engine/index.ts'
 import { JsonlTraceStore } from '../src/stores/index.ts'
-import { explainTrial, isHarnessFailure, passRate, type Gate } from './gate.ts'
+import { explainTrial, isHarnessFailure, passRate, trialHeadline, type Gate } from './gate.ts'
 import { currentRun } from './provided-run.ts'
 
 // One store per trace folder and worker: trials of a run share it instead of each setting up the folder again.
@@ -98,6 +98,9 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
           finished.push(handed)
 
           if (isHarnessFailure(handed)) throw new TrialFailure(`harness failure\n${explainTrial(handed)}`)
+          // Under an aggregate gate the case passes whatever the trial did, so it says how the trial went
+          // (JUnit properties, GitHub Actions notices, the HTML reporter).
+          if (typeof gate === 'object') await context.annotate(trialHeadline(handed), 'agentevalops')
           // The case's own expect is built on first access, at a cost that shows over thousands of trials.
           if (options.assert) options.assert({ task, record: handed, result, events }, context.expect)
           if (gate === 'each' && !handed.passed)

@@ -8,6 +8,14 @@ export function isHarnessFailure(record: TrialRecord): boolean {
   return record.outcome === 'infra_failure' || record.outcome === 'not_evaluated'
 }
 
+/** One line: the trial's outcome and its mean evaluator score. */
+export function trialHeadline(record: TrialRecord): string {
+  const mean = record.scores.length
+    ? (record.scores.reduce((sum, s) => sum + s.score, 0) / record.scores.length).toFixed(2)
+    : 'n/a'
+  return `${record.outcome} · score ${mean} · ${record.result?.terminatedBy ?? 'not run'}`
+}
+
 /** Why a trial did not pass, in a few lines that point at trace steps. */
 export function explainTrial(record: TrialRecord): string {
   const lines = [

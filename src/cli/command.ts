@@ -1,5 +1,7 @@
 import { AgentEvalOpsError } from '../core/index.ts'
+import { parseArgs } from 'node:util'
 import type { CliIO } from './io.ts'
+import { formatCommandUsage } from './usage.ts'
 
 export interface Command {
   readonly name: string
@@ -21,4 +23,23 @@ export function usageErrors<T>(parse: () => T): T {
   } catch (e) {
     throw new AgentEvalOpsError('USAGE', e instanceof Error ? e.message : String(e))
   }
+}
+
+/**
+ * The positional arguments of a command that takes no options of its own but `--help`; null when help was asked
+ * for and printed, so the command returns 0 at once.
+ */
+export function positionalArgs(command: Command, args: readonly string[], io: CliIO): string[] | null {
+  const { values, positionals } = usageErrors(() =>
+    parseArgs({
+      args: [...args],
+      options: { help: { type: 'boolean', short: 'h' } },
+      allowPositionals: true,
+    }),
+  )
+  if (values.help) {
+    io.out(formatCommandUsage(command))
+    return null
+  }
+  return positionals
 }

@@ -183,5 +183,8 @@ describe('vitest run --project evals (the repo)', { timeout: 50_000 }, () => {
       expect(testcases, id).toContain(`toy &gt; ${id} #0`)
     }
     expect(testcases.some((name) => name?.includes('gate: pass rate'))).toBe(true)
+    // Under the aggregate gate every trial case passes, so each says how its trial went as a JUnit property.
+    expect(xml).toMatch(/<property name="agentevalops" value="policy_violation · score 1\.00 · completed"/)
+    expect(xml).toMatch(/<property name="agentevalops" value="limit_exceeded · score 0\.00 · limit_time"/)
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { explainTrial, isHarnessFailure, passRate } from '../../plugin/gate.ts'
+import { explainTrial, isHarnessFailure, passRate, trialHeadline } from '../../plugin/gate.ts'
 import { TRIAL_OUTCOMES, TrialRecord, type TrialOutcome } from '../../src/core/index.ts'
 
 const result = {
@@ -164,5 +164,22 @@ describe('passRate', () => {
   it('counts the passed flag, not the outcome name', () => {
     // The engine keeps them in step; the gate trusts the flag the record carries.
     expect(passRate([record({ outcome: 'passed', passed: false })])).toBe(0)
+  })
+})
+
+describe('trialHeadline', () => {
+  it('gives the outcome, the mean evaluator score and how the trial ended', () => {
+    const two = record({
+      outcome: 'failed',
+      passed: false,
+      scores: [
+        { evaluatorId: 'a', kind: 'deterministic', score: 1, passed: true, latencyMs: 1, explanation: '' },
+        { evaluatorId: 'b', kind: 'deterministic', score: 0.5, passed: false, latencyMs: 1, explanation: '' },
+      ],
+    })
+    expect(trialHeadline(two)).toBe('failed · score 0.75 · completed')
+    expect(trialHeadline(record({ outcome: 'not_evaluated', passed: false, result: null, scores: [] }))).toBe(
+      'not_evaluated · score n/a · not run',
+    )
   })
 })

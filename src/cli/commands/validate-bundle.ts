@@ -1,25 +1,14 @@
-import { parseArgs } from 'node:util'
 import { inspectBundle } from '../../bundles/index.ts'
 import { AgentEvalOpsError } from '../../core/index.ts'
-import { usageErrors, type Command } from '../command.ts'
-import { formatCommandUsage } from '../usage.ts'
+import { positionalArgs, type Command } from '../command.ts'
 
 export const validateBundleCommand: Command = {
   name: 'validate-bundle',
   summary: 'Check a result bundle: files, checksums, schemas and cross-file consistency',
   usage: '<dir>',
   async run(args, io) {
-    const { values, positionals } = usageErrors(() =>
-      parseArgs({
-        args: [...args],
-        options: { help: { type: 'boolean', short: 'h' } },
-        allowPositionals: true,
-      }),
-    )
-    if (values.help) {
-      io.out(formatCommandUsage(validateBundleCommand))
-      return 0
-    }
+    const positionals = positionalArgs(validateBundleCommand, args, io)
+    if (positionals === null) return 0
     const [dir, ...extra] = positionals
     if (dir === undefined) throw new AgentEvalOpsError('USAGE', 'missing the bundle folder to validate')
     if (extra.length > 0)

@@ -1,25 +1,14 @@
-import { parseArgs } from 'node:util'
 import { createRequire } from 'node:module'
 import { AgentEvalOpsError, sdkVersion } from '../../core/index.ts'
-import { usageErrors, type Command } from '../command.ts'
-import { formatCommandUsage } from '../usage.ts'
+import { positionalArgs, type Command } from '../command.ts'
 
 export const versionCommand: Command = {
   name: 'version',
   summary: 'Print the versions of agentevalops, Node and Vitest',
   usage: '',
   async run(args, io) {
-    const { values, positionals } = usageErrors(() =>
-      parseArgs({
-        args: [...args],
-        options: { help: { type: 'boolean', short: 'h' } },
-        allowPositionals: true,
-      }),
-    )
-    if (values.help) {
-      io.out(formatCommandUsage(versionCommand))
-      return 0
-    }
+    const positionals = positionalArgs(versionCommand, args, io)
+    if (positionals === null) return 0
     if (positionals.length > 0) {
       throw new AgentEvalOpsError('USAGE', `version takes no arguments (got ${positionals.join(' ')})`)
     }
