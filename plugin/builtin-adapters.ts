@@ -1,0 +1,142 @@
+// The built-in adapters, by the ids a RunConfig names them with. They live here, at the edge, because the registry
+// mechanism (src/config) may not import the adapter families; options are snake_case as in YAML and validated
+// strictly, so a typo is a CONFIG_INVALID naming the adapter and the option.
+import { z } from 'zod'
+import { mockRunner } from '../src/agents/index.ts'
+import { toyBenchmark, toyScripts } from '../src/benchmarks/index.ts'
+import { AgentScript, JsonValue } from '../src/core/index.ts'
+import { Registry, withOptions } from '../src/config/registry.ts'
+import { contains, exactMatch, jsonEqual, matchesExpected, regexMatch } from '../src/evaluators/index.ts'
+import { costCeiling, toolAccess } from '../src/policy/index.ts'
+import { simpleScorer } from '../src/scorers/index.ts'
+
+const evaluatorId = z.string().min(1).optional()
+
+/** Registers every built-in adapter in `registry` (source: built-in). */
+export function registerBuiltinAdapters(registry: Registry): Registry {
+  // Runners
+  registry.register(
+    'runner',
+    'mock-scripted',
+    withOptions(
+      'runner',
+      'mock-scripted',
+      z.strictObject({
+        /** A script per task id; defaults to the toy benchmark's scripts. */
+        scripts: z.record(z.string(), AgentScript).optional(),
+        name: z.string().min(1).optional(),
+        default_delay_ms: z.number().nonnegative().optional(),
+      }),
+      (o) =>
+        mockRunner({
+          scripts: o.scripts ?? { ...toyScripts },
+          ...(o.name === undefined ? {} : { name: o.name }),
+          ...(o.default_delay_ms === undefined ? {} : { defaultDelayMs: o.default_delay_ms }),
+        }),
+    ),
+  )
+
+  // Benchmarks
+  registry.register(
+    'benchmark',
+    'toy',
+    withOptions('benchmark', 'toy', z.strictObject({}), () => toyBenchmark()),
+  )
+
+  // Evaluators
+  registry.register(
+    'evaluator',
+    'matches-expected',
+    withOptions(
+      'evaluator',
+      'matches-expected',
+      z.strictObject({ id: evaluatorId, case_insensitive: z.boolean().optional() }),
+      (o) => matchesExpected({ id: o.id, caseInsensitive: o.case_insensitive }),
+    ),
+  )
+  registry.register(
+    'evaluator',
+    'exact-match',
+    withOptions(
+      'evaluator',
+      'exact-match',
+      z.strictObject({
+        id: evaluatorId,
+        expected: z.string().optional(),
+        case_insensitive: z.boolean().optional(),
+        trim: z.boolean().optional(),
+      }),
+      (o) =>
+        exactMatch({ id: o.id, expected: o.expected, caseInsensitive: o.case_insensitive, trim: o.trim }),
+    ),
+  )
+  registry.register(
+    'evaluator',
+    'contains',
+    withOptions(
+      'evaluator',
+      'contains',
+      z.strictObject({
+        id: evaluatorId,
+        expected: z.string().optional(),
+        case_insensitive: z.boolean().optional(),
+      }),
+      (o) => contains({ id: o.id, expected: o.expected, caseInsensitive: o.case_insensitive }),
+    ),
+  )
+  registry.register(
+    'evaluator',
+    'regex-match',
+    withOptions(
+      'evaluator',
+      'regex-match',
+      z.strictObject({ id: evaluatorId, pattern: z.string().optional(), flags: z.string().optional() }),
+      (o) => regexMatch({ id: o.id, pattern: o.pattern, flags: o.flags }),
+    ),
+  )
+  registry.register(
+    'evaluator',
+    'json-equal',
+    withOptions(
+      'evaluator',
+      'json-equal',
+      z.strictObject({ id: evaluatorId, expected: JsonValue.optional() }),
+      (o) => jsonEqual({ id: o.id, expected: o.expected }),
+    ),
+  )
+
+  // Policy checkers
+  registry.register(
+    'policy',
+    'tool-access',
+    withOptions(
+      'policy',
+      'tool-access',
+      z.strictObject({ allow: z.array(z.string()).optional(), deny: z.array(z.string()).optional() }),
+      (o) => toolAccess({ allow: o.allow, deny: o.deny }),
+    ),
+  )
+  registry.register(
+    'policy',
+    'cost-ceiling',
+    withOptions(
+      'policy',
+      'cost-ceiling',
+      z.strictObject({ max_usd: z.number().nonnegative(), verdict: z.enum(['FAIL', 'WARN']).optional() }),
+      (o) => costCeiling({ maxUsd: o.max_usd, verdict: o.verdict }),
+    ),
+  )
+
+  // Scorers
+  registry.register(
+    'scorer',
+    'simple',
+    withOptions('scorer', 'simple', z.strictObject({}), () => simpleScorer()),
+  )
+  return registry
+}
+
+/** A fresh registry holding the built-in adapters; discoverPlugins adds the third-party ones. */
+export function builtinRegistry(): Registry {
+  return registerBuiltinAdapters(new Registry())
+}

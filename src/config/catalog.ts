@@ -1,0 +1,30 @@
+import type { AgentRunner, BenchmarkAdapter, Evaluator, PolicyChecker, Scorer } from '../core/index.ts'
+import type { JsonObject } from '../core/index.ts'
+
+/** The kinds of adapter a RunConfig names by id. */
+export const ADAPTER_KINDS = ['runner', 'benchmark', 'evaluator', 'policy', 'scorer'] as const
+export type AdapterKind = (typeof ADAPTER_KINDS)[number]
+
+/** What an id resolves to: a factory that takes the config's `options` for that adapter. */
+export interface AdapterFactories {
+  runner: (options: JsonObject) => AgentRunner
+  benchmark: (options: JsonObject) => BenchmarkAdapter
+  evaluator: (options: JsonObject) => Evaluator
+  policy: (options: JsonObject) => PolicyChecker
+  scorer: (options: JsonObject) => Scorer
+}
+
+/** Where an adapter came from: built in, or the npm package that provided it. */
+export type AdapterSource = { type: 'builtin' } | { type: 'package'; name: string; version: string }
+
+/**
+ * What config validation needs to know about the adapters on hand. The registry implements it; the config loader
+ * depends only on this, so it can say "unknown runner id … known: …" without building anything.
+ */
+export interface AdapterCatalog {
+  has(kind: AdapterKind, id: string): boolean
+  /** Known ids of a kind, sorted. */
+  ids(kind: AdapterKind): string[]
+  /** A sentence on where an unknown id might come from (e.g. a package to install), or undefined. */
+  hintFor(kind: AdapterKind, id: string): string | undefined
+}

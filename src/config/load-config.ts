@@ -1,0 +1,322 @@
+import { readFile } from 'node:fs/promises'
+import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
+import type { z } from 'zod'
+import { AgentEvalOpsError, checksumOf, errorMessage } from '../core/index.ts'
+import type { AdapterCatalog, AdapterKind } from './catalog.ts'
+import { envRefSyntaxError } from './env-refs.ts'
+import { CONFIG_KEYS, RunConfig, UNKNOWN_KEY } from './run-config.ts'
+
+/** One problem in a config file, located at the YAML node it is about. */
+export interface ConfigFinding {
+  file: string
+  /** 1-based. */
+  line: number
+  /** 1-based. */
+  col: number
+  /** The field's YAML path, dotted: `agent.resource_limits.max_tokens`, `evaluators[1].id`; '' for the file. */
+  path: string
+  /** What was expected and what came. */
+  message: string
+}
+
+/** `file:line:col path: message`, or `file:line:col: message` for a finding about the file (e.g. YAML syntax). */
+export function formatFinding(f: ConfigFinding): string {
+  return `${f.file}:${f.line}:${f.col}${f.path ? ` ${f.path}` : ''}: ${f.message}`
+}
+
+/** CONFIG_INVALID with every finding of a config file: one line each in the message, all of them in `findings`. */
+export class ConfigError extends AgentEvalOpsError {
+  readonly findings: readonly ConfigFinding[]
+
+  constructor(findings: readonly ConfigFinding[]) {
+    super('CONFIG_INVALID', findings.map(formatFinding).join('\n'))
+    this.name = 'ConfigError'
+    this.findings = findings
+  }
+}
+
+export interface LoadedConfig {
+  /** The path the config was loaded from, as given. */
+  file: string
+  config: RunConfig
+  /** The file's text as written (env references untouched). */
+  raw: string
+  /** sha256 of the canonical JSON of `config` (env references unexpanded): equal configs hash equally. */
+  hash: string
+}
+
+/** Reads, parses and validates a RunConfig file; throws a ConfigError listing every problem at once. */
+export async function loadRunConfig(file: string, catalog?: AdapterCatalog): Promise<LoadedConfig> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (e) {
+    throw new AgentEvalOpsError('CONFIG_INVALID', `cannot read the config file: ${errorMessage(e)}`, {
+      location: { file },
+      hint: 'Check the path; configs usually live in configs/*.yaml.',
+      cause: e,
+    })
+  }
+  return parseRunConfig(text, file, catalog)
+}
+
+/**
+ * Parses and validates RunConfig YAML text; `file` names it in messages. With a catalog, adapter ids are checked
+ * against the ones on hand. Throws a ConfigError listing every problem at once, sorted by line.
+ */
+export function parseRunConfig(text: string, file: string, catalog?: AdapterCatalog): LoadedConfig {
+  const lineCounter = new LineCounter()
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false })
+  const findings: ConfigFinding[] = []
+
+  if (doc.errors.length > 0) {
+    // Validating a document that did not parse would only add confusing echoes of the syntax error.
+    for (const err of doc.errors) {
+      const { line, col } = lineCounter.linePos(err.pos[0])
+      findings.push({ file, line, col, path: '', message: firstLine(err.message) })
+    }
+    throw new ConfigError(sortFindings(findings))
+  }
+
+  const locator = new Locator(doc, lineCounter)
+  const add = (path: Path, message: string, missing = false) => {
+    const { line, col } = locator.locate(path, missing)
+    findings.push({ file, line, col, path: formatPath(path), message })
+  }
+
+  if (doc.contents === null) {
+    const message = 'the file is empty (expected a mapping with at least name, benchmark and agent)'
+    throw new ConfigError([{ file, line: 1, col: 1, path: '', message }])
+  }
+
+  let data: unknown
+  try {
+    data = doc.toJS()
+  } catch (e) {
+    // e.g. an alias that expands too often ("billion laughs").
+    findings.push({ file, line: 1, col: 1, path: '', message: firstLine(errorMessage(e)) })
+    throw new ConfigError(findings)
+  }
+
+  const parsed = RunConfig.safeParse(data)
+  if (!parsed.success) {
+    for (const issue of flattenUnions(parsed.error.issues)) addIssue(issue, data, add)
+  }
+  checkEnvRefs(data, [], add)
+  if (catalog) checkIds(data, catalog, add)
+
+  if (findings.length > 0 || !parsed.success) throw new ConfigError(sortFindings(findings))
+  return { file, config: parsed.data, raw: text, hash: checksumOf(parsed.data) }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Paths
+
+type Path = readonly (string | number)[]
+
+const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/
+
+/** `agent.resource_limits.max_tokens`, `evaluators[1].id`, `labels["my team"]`. */
+export function formatPath(path: Path): string {
+  let out = ''
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`
+    else if (PLAIN_KEY.test(seg)) out += out ? `.${seg}` : seg
+    else out += `[${JSON.stringify(seg)}]`
+  }
+  return out
+}
+
+/** The path with list indices replaced by `[]`, as CONFIG_KEYS is keyed. */
+function pattern(path: Path): string {
+  return formatPath(path).replace(/\[\d+\]/g, '[]')
+}
+
+function valueAt(data: unknown, path: Path): unknown {
+  let node = data
+  for (const seg of path) {
+    if (node === null || typeof node !== 'object') return undefined
+    node = (node as Record<string | number, unknown>)[seg]
+  }
+  return node
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Locations
+
+/** Maps YAML paths to line:col. A value is located at its key (`max_tokens:`), a list item at the item. */
+class Locator {
+  constructor(
+    private readonly doc: Document,
+    private readonly lines: LineCounter,
+  ) {}
+
+  /** For a missing field (`missing`, or a path that does not exist), the place of the mapping that lacks it. */
+  locate(path: Path, missing = false): { line: number; col: number } {
+    const reach = missing ? path.slice(0, -1) : path
+    let node = this.resolve(this.doc.contents)
+    let at: number | undefined = node?.range?.[0]
+    for (const seg of reach) {
+      if (isMap(node)) {
+        const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(seg))
+        if (!pair) break
+        at = (pair.key as Node | null)?.range?.[0] ?? at
+        node = this.resolve(pair.value as Node | null)
+      } else if (isSeq(node) && typeof seg === 'number') {
+        const item = this.resolve(node.items[seg] as Node | null | undefined)
+        if (!item) break
+        at = item.range?.[0] ?? at
+        node = item
+      } else break
+    }
+    return at === undefined ? { line: 1, col: 1 } : this.lines.linePos(at)
+  }
+
+  private resolve(node: Node | null | undefined): Node | undefined {
+    if (isAlias(node)) return node.resolve(this.doc)
+    return node ?? undefined
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Findings
+
+type Add = (path: Path, message: string, missing?: boolean) => void
+
+/**
+ * A union ("an id or a mapping") reports every branch's issues. When the value had the shape of one branch, its
+ * issues are the useful ones (`evaluators[1].options: expected …`), so they replace the union's; otherwise the
+ * union's own message stands ("expected an evaluator id or a mapping { id, options }, got 42").
+ */
+function flattenUnions(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== 'invalid_union') return [issue]
+    const fitting = issue.errors.find(
+      (branch) =>
+        !branch.some((i) => i.path.length === 0 && (i.code === 'invalid_type' || i.code === 'invalid_value')),
+    )
+    if (!fitting) return [issue]
+    return flattenUnions(fitting).map((i) => ({ ...i, path: [...issue.path, ...i.path] }))
+  })
+}
+
+function addIssue(issue: z.core.$ZodIssue, data: unknown, add: Add): void {
+  const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol')
+  if (issue.code === 'unrecognized_keys' && issue.message === UNKNOWN_KEY) {
+    const known = CONFIG_KEYS.get(pattern(path)) ?? []
+    for (const key of issue.keys) add([...path, key], unknownKeyMessage(key, known))
+    return
+  }
+  const missing = path.length > 0 && valueAt(data, path) === undefined
+  add(path, issue.message, missing)
+}
+
+function unknownKeyMessage(key: string, known: readonly string[]): string {
+  const guess = closest(key, known)
+  return sentences(
+    `unknown key${known.length ? ` (expected one of: ${known.join(', ')})` : ''}`,
+    guess && `did you mean "${guess}"?`,
+  )
+}
+
+/** `first. Second? Third.`: the first part as a clause, each further one capitalized. */
+function sentences(first: string, ...more: (string | undefined)[]): string {
+  const rest = more.filter((s): s is string => !!s).map((s) => s[0]!.toUpperCase() + s.slice(1))
+  if (rest.length === 0) return first
+  return `${first}. ${rest.join(' ')}`
+}
+
+/** Strings with a malformed `${…}` (every string of the config may hold references). */
+function checkEnvRefs(value: unknown, path: Path, add: Add): void {
+  if (typeof value === 'string') {
+    const problem = envRefSyntaxError(value)
+    if (problem) add(path, problem)
+  } else if (Array.isArray(value)) {
+    value.forEach((v, i) => checkEnvRefs(v, [...path, i], add))
+  } else if (value !== null && typeof value === 'object') {
+    for (const [k, v] of Object.entries(value)) checkEnvRefs(v, [...path, k], add)
+  }
+}
+
+const KIND_NAMES: Record<AdapterKind, string> = {
+  benchmark: 'benchmark',
+  runner: 'runner',
+  evaluator: 'evaluator',
+  policy: 'policy checker',
+  scorer: 'scorer',
+}
+
+/** Adapter ids the catalog does not know. Checked on the data as written, so they show beside schema findings. */
+function checkIds(data: unknown, catalog: AdapterCatalog, add: Add): void {
+  const check = (kind: AdapterKind, path: Path) => {
+    const id = valueAt(data, path)
+    if (typeof id !== 'string' || id === '' || catalog.has(kind, id)) return
+    const known = catalog.ids(kind)
+    const guess = closest(id, known)
+    const hint = catalog.hintFor(kind, id)
+    add(
+      path,
+      sentences(
+        `unknown ${KIND_NAMES[kind]} ${JSON.stringify(id)} (known: ${known.length ? known.join(', ') : 'none'})`,
+        guess && `did you mean "${guess}"?`,
+        hint,
+      ),
+    )
+  }
+  check('benchmark', ['benchmark', 'id'])
+  check('runner', ['agent', 'runner'])
+  check('scorer', ['scorer'])
+  for (const [field, kind] of [
+    ['evaluators', 'evaluator'],
+    ['policy', 'policy'],
+  ] as const) {
+    const list = valueAt(data, [field])
+    if (!Array.isArray(list)) continue
+    list.forEach((entry, i) => {
+      if (typeof entry === 'string') check(kind, [field, i])
+      else check(kind, [field, i, 'id'])
+    })
+  }
+}
+
+function sortFindings(findings: ConfigFinding[]): ConfigFinding[] {
+  const seen = new Set<string>()
+  return [...findings]
+    .sort((a, b) => a.line - b.line || a.col - b.col)
+    .filter((f) => {
+      const line = formatFinding(f)
+      if (seen.has(line)) return false
+      seen.add(line)
+      return true
+    })
+}
+
+function firstLine(message: string): string {
+  return message.split('\n')[0]!.trim()
+}
+
+/** The candidate within edit distance 2 (and under half the word) of `word`, if any. */
+function closest(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined
+  let bestDistance = Math.min(2, Math.floor(word.length / 2))
+  for (const c of candidates) {
+    const d = editDistance(word, c)
+    if (d <= bestDistance && (best === undefined || d < editDistance(word, best))) {
+      best = c
+      bestDistance = d
+    }
+  }
+  return best
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i]
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    }
+    prev = row
+  }
+  return prev[b.length]!
+}

@@ -1,0 +1,21 @@
+import type { AdapterCatalog, AdapterKind } from '../../src/config/index.ts'
+
+/** The built-in ids the configs/ files use, without building any adapter. */
+export const BUILTIN_IDS: Record<AdapterKind, string[]> = {
+  benchmark: ['toy'],
+  runner: ['mock-scripted'],
+  evaluator: ['contains', 'exact-match', 'json-equal', 'matches-expected', 'regex-match'],
+  policy: ['cost-ceiling', 'tool-access'],
+  scorer: ['simple'],
+}
+
+export const HINT = 'An adapter package may provide it: install the package and add it to plugins.'
+
+/** A catalog of `ids`; its hint is HINT, or none when `hint` is false. */
+export function fakeCatalog(ids: Record<AdapterKind, string[]> = BUILTIN_IDS, hint = true): AdapterCatalog {
+  return {
+    has: (kind, id) => ids[kind].includes(id),
+    ids: (kind) => [...ids[kind]].sort(),
+    hintFor: () => (hint ? HINT : undefined),
+  }
+}
