@@ -7,6 +7,7 @@ export default defineConfig({
     'plugin/index': 'plugin/index.ts',
     'plugin/matchers': 'plugin/matchers.ts',
     'plugin/setup': 'plugin/setup.ts',
+    'plugin/config-eval': 'plugin/config-eval.ts',
     'reporters/index': 'reporters/index.ts',
   },
   format: ['esm'],

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { mkdir, rm, rmdir } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
@@ -20,7 +21,7 @@ import { writeBundle } from '../src/bundles/index.ts'
 import { renderMarkdownReport } from '../src/reports/index.ts'
 import { simpleScorer } from '../src/scorers/index.ts'
 import { consoleSummary } from './console-summary.ts'
-import { replayCommand } from './replay-command.ts'
+import { replayCommand, type ConfigReplay } from './replay-command.ts'
 import { gitState, type GitState } from './run-environment.ts'
 import { TracePrefetch } from './trace-prefetch.ts'
 import type {} from './vitest-channel.ts'
@@ -30,6 +31,17 @@ export interface BundleReporterOptions {
   project: string
   runsDir: string
   labels: Record<string, string>
+  /**
+   * A fixed run id (a config's run_id) instead of a fresh UUIDv7 per run. An existing bundle of that id is never
+   * overwritten: writing that run's bundle fails instead.
+   */
+  runId?: string | undefined
+  /** metadata.configHash, when the run was made from RunConfigs (a hash over their hashes). */
+  configHash?: string | undefined
+  /** Set for a config-mode run: replay_command.txt then holds an `agentevalops run` command. */
+  replay?: ConfigReplay | undefined
+  /** The shard of a config-mode run, which splits tasks rather than files (Vitest's own --shard is unset then). */
+  shard?: { index: number; count: number } | undefined
 }
 
 interface OpenRun {
@@ -61,9 +73,12 @@ export class BundleReporter implements Reporter {
 
   async onTestRunStart(): Promise<void> {
     const vitest = this.requireVitest()
-    const runId = newRunId()
+    const runId = this.options.runId ?? newRunId()
     const runsDir = resolve(vitest.config.root, this.options.runsDir)
-    const stagingDir = join(runsDir, '.staging', runId)
+    // A fixed run id repeats across runs (watch reruns, a retry after a crash): its staging folder must not.
+    const stagingName =
+      this.options.runId === undefined ? runId : `${runId}-${randomBytes(4).toString('hex')}`
+    const stagingDir = join(runsDir, '.staging', stagingName)
     await mkdir(stagingDir, { recursive: true })
     this.run = {
       runId,
@@ -106,6 +121,17 @@ export class BundleReporter implements Reporter {
     this.run = undefined
     if (!run) return
     const vitest = this.requireVitest()
+    if (reason === 'interrupted') {
+      // Trials the interrupt cut short never finished: their records (which Vitest may still hand over, with the
+      // skipped case) would count as failures. The bundle holds the trials that had finished.
+      const finished = run.records.filter((r) => r.outcome !== 'interrupted')
+      const cut = run.records.length - finished.length
+      run.records = finished
+      vitest.logger.log(
+        `agentevalops: run interrupted: ${finished.length} finished trial${finished.length === 1 ? '' : 's'} kept` +
+          (cut > 0 ? `, ${cut} cut short left out` : ''),
+      )
+    }
     if (run.records.length === 0) {
       await removeStaging(run.stagingDir)
       return
@@ -137,7 +163,7 @@ export class BundleReporter implements Reporter {
       (b: BenchmarkInfo) => b.id,
     )
     const finishedAt = new Date()
-    const shard = vitest.config.shard ?? null
+    const shard = this.options.shard ?? vitest.config.shard ?? null
     const testNamePattern = vitest.config.testNamePattern?.source ?? null
     const project = vitest.projects.find((p) => p.name === this.options.project)
     const metadata: RunMetadata = {
@@ -156,15 +182,17 @@ export class BundleReporter implements Reporter {
       git: await run.git,
       node: process.version,
       vitest: vitest.version,
-      configHash: checksumOf({
-        project: this.options.project,
-        include: project?.config.include ?? [],
-        maxConcurrency: project?.config.maxConcurrency ?? null,
-        targets,
-        benchmarks,
-        evaluators: [...new Set(trials.flatMap((t) => t.scores.map((s) => s.evaluatorId)))].sort(),
-        labels: this.options.labels,
-      }),
+      configHash:
+        this.options.configHash ??
+        checksumOf({
+          project: this.options.project,
+          include: project?.config.include ?? [],
+          maxConcurrency: project?.config.maxConcurrency ?? null,
+          targets,
+          benchmarks,
+          evaluators: [...new Set(trials.flatMap((t) => t.scores.map((s) => s.evaluatorId)))].sort(),
+          labels: this.options.labels,
+        }),
       seed: null,
       shard,
       vitestProject: this.options.project,
@@ -186,6 +214,7 @@ export class BundleReporter implements Reporter {
         testNamePattern,
         shard,
         env: process.env,
+        config: this.options.replay,
       }),
     })
     return { dir, trials, summary }

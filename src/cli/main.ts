@@ -1,13 +1,27 @@
 import { errorMessage, isAgentEvalOpsError } from '../core/index.ts'
 import type { Command } from './command.ts'
+import { doctorCommand } from './commands/doctor.ts'
+import { initCommand } from './commands/init.ts'
+import { reportCommand } from './commands/report.ts'
+import { runCommand } from './commands/run.ts'
 import { validateBundleCommand } from './commands/validate-bundle.ts'
 import { versionCommand } from './commands/version.ts'
 import { processIO, type CliIO } from './io.ts'
 import { formatCommandUsage, formatUsage } from './usage.ts'
 
-export const COMMANDS: readonly Command[] = [validateBundleCommand, versionCommand]
+export const COMMANDS: readonly Command[] = [
+  runCommand,
+  reportCommand,
+  validateBundleCommand,
+  initCommand,
+  doctorCommand,
+  versionCommand,
+]
 
-/** Exit codes: 0 success, 1 the command found a problem or failed, 2 the command line was wrong. */
+/**
+ * Exit codes: 0 success, 1 the command found a problem or failed (for `run`: a gate or case failed), 2 the command
+ * line or a config was wrong (nothing was run), 130 a run was interrupted.
+ */
 export async function main(argv: readonly string[], io: CliIO = processIO): Promise<number> {
   const [name, ...args] = argv
   if (name === undefined) {

@@ -31,14 +31,14 @@ describe('agentevalops main()', () => {
       const { code, stdout } = await run(flag)
       expect(code).toBe(0)
       expect(stdout).toMatch(/^Usage: agentevalops <command>/)
-      expect(stdout).toMatch(/validate-bundle <dir>\s+Check a result bundle/)
+      expect(stdout).toMatch(/validate-bundle <dir> \[options\]\s+Check a result bundle/)
       expect(stdout).toMatch(/\n {2}version\s+Print the versions/)
     }
   })
 
   it("prints a command's own usage for `help <command>` and `<command> --help`", async () => {
     expect((await run('help', 'validate-bundle')).stdout).toMatch(
-      /^Usage: agentevalops validate-bundle <dir>/,
+      /^Usage: agentevalops validate-bundle <dir> \[options\]/,
     )
     const { code, stdout } = await run('validate-bundle', '--help')
     expect(code).toBe(0)

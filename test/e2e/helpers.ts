@@ -278,3 +278,172 @@ export const EVAL_IMPORTS = [
   `import { matchesExpected } from ${repoImport('src/evaluators/index.ts')}`,
   `import { evalBenchmark } from ${repoImport('plugin/index.ts')}`,
 ].join('\n')
+
+// ---------------------------------------------------------------------------------------------------------------
+// The agentevalops CLI as a child process
+
+/** A child process in its own process group, like VitestProcess but of any command (the CLI, a shell). */
+export class ProcessGroup {
+  readonly child: ChildProcess
+  readonly exited: Promise<ExitInfo>
+  private out = ''
+  private err = ''
+
+  constructor(command: string, args: readonly string[], options: StartOptions) {
+    this.child = spawn(command, args, {
+      cwd: options.cwd ?? REPO_ROOT,
+      env: childEnv(options.runsDir, options.env),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.out += chunk))
+    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.err += chunk))
+    this.exited = new Promise((resolve, reject) => {
+      this.child.once('error', reject)
+      this.child.once('close', (code, signal) => resolve({ code, signal }))
+    })
+  }
+
+  get stdout(): string {
+    return this.out
+  }
+
+  get stderr(): string {
+    return this.err
+  }
+
+  get output(): string {
+    return `${this.out}\n${this.err}`
+  }
+
+  /** Signals the main process only (what a terminal's Ctrl+C would reach first is the whole group; see below). */
+  signal(signal: NodeJS.Signals): void {
+    if (this.child.pid !== undefined && this.child.exitCode === null) this.child.kill(signal)
+  }
+
+  /** Whether any process of the group is still alive. */
+  groupAlive(): boolean {
+    if (this.child.pid === undefined) return false
+    try {
+      process.kill(-this.child.pid, 0)
+      return true
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ESRCH') return false
+      throw e
+    }
+  }
+
+  killGroup(signal: NodeJS.Signals = 'SIGKILL'): void {
+    if (this.child.pid === undefined) return
+    try {
+      process.kill(-this.child.pid, signal)
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e
+    }
+  }
+
+  async waitForExit(timeoutMs: number): Promise<VitestResult> {
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), timeoutMs)
+    })
+    try {
+      const first = await Promise.race([this.exited, timeout])
+      if (first === 'timeout') {
+        this.killGroup()
+        throw new Error(`the child did not exit within ${timeoutMs} ms; output so far:\n${tail(this.output)}`)
+      }
+      return { ...first, stdout: this.out, stderr: this.err, output: this.output }
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+}
+
+export interface BuiltCli {
+  /** The CLI entry (`src/cli/index.js` of the build). */
+  entry: string
+  /** The build folder. */
+  dir: string
+  remove(): Promise<void>
+}
+
+/**
+ * Builds the package from source with esbuild the way tsup does (the entries of tsup.config.ts, code splitting,
+ * dependencies external), into a folder under the repo's node_modules/.cache. The layout is the published one
+ * (`plugin/setup.js`, `plugin/config-eval.js` beside shared chunks at the top), so the plugin finds its own files
+ * exactly as it does from dist/, and packages resolve from the repo's node_modules. Never a stale dist/.
+ */
+export async function buildCli(): Promise<BuiltCli> {
+  const { build } = await import('esbuild')
+  const config = await readFile(join(REPO_ROOT, 'tsup.config.ts'), 'utf8')
+  const entryPoints: Record<string, string> = {}
+  for (const [, name, source] of config.matchAll(/'([\w/-]+)': '([\w/.-]+\.ts)'/g))
+    entryPoints[name!] = join(REPO_ROOT, source!)
+  if (!entryPoints['src/cli/index'] || !entryPoints['plugin/config-eval'])
+    throw new Error(`tsup.config.ts entries not understood: ${JSON.stringify(entryPoints)}`)
+  const dir = join(
+    REPO_ROOT,
+    'node_modules',
+    '.cache',
+    'agentevalops-test',
+    `cli-run-${process.pid}-${Date.now()}`,
+  )
+  await mkdir(dir, { recursive: true })
+  // Under node_modules, Node looks no further up for a package.json "type": ESM needs one of its own.
+  await writeFile(join(dir, 'package.json'), '{ "type": "module" }\n')
+  await build({
+    entryPoints,
+    outdir: dir,
+    bundle: true,
+    splitting: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    packages: 'external',
+    logLevel: 'silent',
+  })
+  return {
+    entry: join(dir, 'src', 'cli', 'index.js'),
+    dir,
+    remove: () => rm(dir, { recursive: true, force: true, maxRetries: 5 }),
+  }
+}
+
+/** `node <cli> ...args` in its own process group (see ProcessGroup). */
+export function startCli(cli: BuiltCli, args: readonly string[], options: StartOptions): ProcessGroup {
+  return new ProcessGroup(process.execPath, [cli.entry, ...args], options)
+}
+
+/** Runs the CLI to its end (bounded by `timeoutMs`) and always kills what is left of its process group. */
+export async function runCli(
+  cli: BuiltCli,
+  args: readonly string[],
+  options: StartOptions & { timeoutMs?: number },
+): Promise<VitestResult> {
+  const proc = startCli(cli, args, options)
+  try {
+    return await proc.waitForExit(options.timeoutMs ?? 40_000)
+  } finally {
+    proc.killGroup()
+  }
+}
+
+/** Trace files in the staging folder of a runs dir whose trial has ended (a full line with its terminal event). */
+export async function finishedStagedTraces(runsDir: string): Promise<string[]> {
+  const staging = join(runsDir, '.staging')
+  const done: string[] = []
+  for (const run of await listDir(staging)) {
+    const traces = join(staging, run, 'traces')
+    for (const bench of await listDir(traces)) {
+      for (const name of await listDir(join(traces, bench))) {
+        if (!name.endsWith('.jsonl')) continue
+        const text = await readFile(join(traces, bench, name), 'utf8').catch(() => '')
+        const lines = text.split('\n').slice(0, -1)
+        if (lines.some((line) => line.includes('"kind":"agent.terminal"')))
+          done.push(join(traces, bench, name))
+      }
+    }
+  }
+  return done
+}

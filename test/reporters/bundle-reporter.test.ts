@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { TestCase, TestRunEndReason, Vitest } from 'vitest/node'
-import { BundleReporter } from '../../reporters/bundle-reporter.ts'
+import { BundleReporter, type BundleReporterOptions } from '../../reporters/bundle-reporter.ts'
 import { mockRunner } from '../../src/agents/index.ts'
 import { TOY_FORBIDDEN_TOOLS, TOY_TASK_IDS, toyBenchmark, toyScripts } from '../../src/benchmarks/index.ts'
 import { validateBundle } from '../../src/bundles/index.ts'
@@ -116,12 +116,21 @@ afterEach(async () => {
 })
 
 /** A reporter wired to a fake Vitest; `start` opens a run and returns what it provided to the eval project. */
-function setup(options: FakeOptions & { runsDir?: string; labels?: Record<string, string> } = {}) {
+function setup(
+  options: FakeOptions &
+    Partial<
+      Pick<BundleReporterOptions, 'runsDir' | 'labels' | 'runId' | 'configHash' | 'replay' | 'shard'>
+    > = {},
+) {
   const fake = fakeVitest(root, options)
   const reporter = new BundleReporter({
     project: PROJECT,
     runsDir: options.runsDir ?? 'runs',
     labels: options.labels ?? {},
+    runId: options.runId,
+    configHash: options.configHash,
+    replay: options.replay,
+    shard: options.shard,
   })
   reporter.onInit(fake.vitest)
   const start = async (): Promise<ProvidedRun> => {
@@ -200,6 +209,84 @@ describe('BundleReporter', () => {
     const bundle = await bundleOf(run)
     expect(bundle.metadata.status).toBe('interrupted')
     expect(await validateBundle(bundle.dir)).toEqual([])
+  })
+
+  it('leaves out of an interrupted run the trials it cut short, and says how many', async () => {
+    const { start, end, hand, logs } = setup()
+    const run = await start()
+    const [done, cut] = await makeRecords(run, [TOY_TASK_IDS.exact, TOY_TASK_IDS.wrongAnswer])
+    // What a case aborted by the cancel hands over: an interrupted trial (Vitest reports its case as skipped).
+    const interrupted: TrialRecord = {
+      ...cut!,
+      outcome: 'interrupted',
+      passed: false,
+      scores: [],
+      result: { ...cut!.result!, terminatedBy: 'interrupted', success: false },
+    }
+    hand([done, interrupted])
+    await end('interrupted')
+    const bundle = await bundleOf(run)
+    expect(bundle.metadata).toMatchObject({ status: 'interrupted', trialCount: 1 })
+    expect(bundle.scores.trials.map((t) => t.taskId)).toEqual([TOY_TASK_IDS.exact])
+    expect(await validateBundle(bundle.dir)).toEqual([])
+    expect(logs[0]).toBe('agentevalops: run interrupted: 1 finished trial kept, 1 cut short left out')
+  })
+
+  it('keeps interrupted trials of a run that was not interrupted (a trial cancelled on its own)', async () => {
+    const { start, end, hand } = setup()
+    const run = await start()
+    const [record] = await makeRecords(run, [TOY_TASK_IDS.exact])
+    hand([{ ...record!, outcome: 'interrupted', passed: false }])
+    await end('failed')
+    expect((await bundleOf(run)).scores.trials.map((t) => t.outcome)).toEqual(['interrupted'])
+  })
+
+  it('uses a fixed run id (in a staging folder of its own), the given config hash and a config-mode replay', async () => {
+    const { start, end, hand } = setup({
+      runId: 'nightly-7',
+      configHash: 'c0ffee',
+      replay: { configs: ['configs/x.yaml'], trials: 2, concurrency: null, labels: {}, envRefs: [] },
+    })
+    const run = await start()
+    expect(run.runId).toBe('nightly-7')
+    expect(run.stagingDir).toMatch(/[/]runs[/]\.staging[/]nightly-7-[0-9a-f]{8}$/)
+    hand(await makeRecords(run, [TOY_TASK_IDS.exact]))
+    await end()
+    const bundle = await bundleOf(run)
+    expect(bundle.dir).toBe(join(root, 'runs', 'nightly-7'))
+    expect(bundle.metadata).toMatchObject({ runId: 'nightly-7', configHash: 'c0ffee' })
+    expect(bundle.replay.split('\n')[1]).toBe('npx agentevalops run configs/x.yaml --trials 2')
+    expect(await validateBundle(bundle.dir)).toEqual([])
+  })
+
+  it('takes the shard of a config-mode run from its options (Vitest has none then)', async () => {
+    const { start, end, hand } = setup({
+      shard: { index: 1, count: 2 },
+      replay: { configs: ['configs/x.yaml'], trials: null, concurrency: null, labels: {}, envRefs: [] },
+    })
+    const run = await start()
+    hand(await makeRecords(run, [TOY_TASK_IDS.exact]))
+    await end()
+    const bundle = await bundleOf(run)
+    expect(bundle.metadata).toMatchObject({ status: 'partial-shard', shard: { index: 1, count: 2 } })
+    expect(bundle.replay.split('\n')[1]).toBe('npx agentevalops run configs/x.yaml --shard=1/2')
+  })
+
+  it('never overwrites the bundle of a fixed run id: a second run fails and keeps its traces', async () => {
+    const { start, end, hand, errors } = setup({ runId: 'fixed' })
+    const first = await start()
+    hand(await makeRecords(first, [TOY_TASK_IDS.exact]))
+    await end()
+    const before = await readFile(join(root, 'runs', 'fixed', 'scores.json'), 'utf8')
+    const second = await start()
+    expect(second.stagingDir).not.toBe(first.stagingDir)
+    hand(await makeRecords(second, [TOY_TASK_IDS.wrongAnswer]))
+    await end()
+    expect(process.exitCode).toBe(1)
+    expect(errors).toHaveLength(1)
+    expect(errors[0]).toContain('a bundle already exists')
+    expect(await readFile(join(root, 'runs', 'fixed', 'scores.json'), 'utf8')).toBe(before)
+    expect(existsSync(second.stagingDir)).toBe(true)
   })
 
   it('marks a sharded run partial, and records its shard and name pattern for the replay', async () => {

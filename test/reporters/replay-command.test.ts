@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { replayCommand, type ReplayInput } from '../../reporters/replay-command.ts'
+import { replayCommand, type ConfigReplay, type ReplayInput } from '../../reporters/replay-command.ts'
 
 const exec = promisify(execFile)
 const HEADER = '# from the Vitest root of the project'
@@ -101,5 +101,83 @@ describe('replayCommand', () => {
     ])
     for (const value of [secret, '/var/runs/private', 'other-secret-value', 'OTHER_TOKEN', '/usr/bin'])
       expect(command).not.toContain(value)
+  })
+
+  describe('for a config-mode run', () => {
+    const CONFIG_HEADER = '# from the Vitest root of the project (the config paths are relative to it)'
+    const config = (overrides: Partial<ConfigReplay> = {}): ConfigReplay => ({
+      configs: ['configs/b.yaml', 'configs/a.yaml'],
+      trials: null,
+      concurrency: null,
+      labels: {},
+      envRefs: [],
+      ...overrides,
+    })
+
+    it('is agentevalops run with the configs in their order, not vitest with the eval file', () => {
+      expect(
+        replayCommand(
+          input({ files: ['/proj/node_modules/agentevalops/dist/plugin/config-eval.js'], config: config() }),
+        ),
+      ).toBe(`${CONFIG_HEADER}\nnpx agentevalops run configs/b.yaml configs/a.yaml\n`)
+    })
+
+    it('adds -t, --shard, and --trials, --concurrency and sorted --labels when the run overrode them', async () => {
+      const command = replayCommand(
+        input({
+          testNamePattern: "arith|it's",
+          shard: { index: 1, count: 2 },
+          config: config({ trials: 3, concurrency: 4, labels: { team: 'qa core', a: 'x=y' } }),
+        }),
+      )
+      const line = command.split('\n')[1]!
+      expect(line).toBe(
+        `npx agentevalops run configs/b.yaml configs/a.yaml -t 'arith|it'\\''s' --shard=1/2 --trials 3 --concurrency 4 --label a=x=y --label 'team=qa core'`,
+      )
+      expect(await bashWords(line)).toEqual([
+        'npx',
+        'agentevalops',
+        'run',
+        'configs/b.yaml',
+        'configs/a.yaml',
+        '-t',
+        "arith|it's",
+        '--shard=1/2',
+        '--trials',
+        '3',
+        '--concurrency',
+        '4',
+        '--label',
+        'a=x=y',
+        '--label',
+        'team=qa core',
+      ])
+    })
+
+    it('names the variables the arguments do not carry, and those the configs refer to, never values', () => {
+      const command = replayCommand(
+        input({
+          env: {
+            AGENTEVALOPS_CONFIG: '/proj/configs/b.yaml',
+            AGENTEVALOPS_TRIALS: '3',
+            AGENTEVALOPS_MAX_CONCURRENCY: '4',
+            AGENTEVALOPS_LABELS: '{"team":"qa"}',
+            AGENTEVALOPS_RUN_CLI: '1',
+            AGENTEVALOPS_RUNS_DIR: '/secret/place',
+            API_KEY: 'sk-secret',
+          },
+          config: config({ envRefs: ['API_KEY', 'CI_RUN'] }),
+        }),
+      )
+      expect(command.split('\n')).toEqual([
+        CONFIG_HEADER,
+        'npx agentevalops run configs/b.yaml configs/a.yaml',
+        '# environment variables that were set (values not recorded): AGENTEVALOPS_RUNS_DIR',
+        '# environment variables the configs refer to (values not recorded): API_KEY CI_RUN',
+        '',
+      ])
+      expect(command).not.toContain('sk-secret')
+      expect(command).not.toContain('/secret/place')
+    })
   })
 })

@@ -1,22 +1,70 @@
+import { parseArgs } from 'node:util'
 import { inspectBundle } from '../../bundles/index.ts'
 import { AgentEvalOpsError } from '../../core/index.ts'
-import { positionalArgs, type Command } from '../command.ts'
+import { formatCommandHelp } from '../command-help.ts'
+import { usageErrors, type Command } from '../command.ts'
+
+/** What `validate-bundle --json` prints: one JSON document on stdout, whatever the verdict. */
+export interface ValidateBundleJson {
+  ok: boolean
+  dir: string
+  /** Trial records in scores.json (0 when it could not be read). */
+  trials: number
+  /** Lines of traces.jsonl that parsed as events. */
+  events: number
+  findings: { file: string; message: string }[]
+}
 
 export const validateBundleCommand: Command = {
   name: 'validate-bundle',
   summary: 'Check a result bundle: files, checksums, schemas and cross-file consistency',
-  usage: '<dir>',
+  usage: '<dir> [options]',
   async run(args, io) {
-    const positionals = positionalArgs(validateBundleCommand, args, io)
-    if (positionals === null) return 0
+    const { values, positionals } = usageErrors(() =>
+      parseArgs({
+        args: [...args],
+        options: { help: { type: 'boolean', short: 'h' }, json: { type: 'boolean' } },
+        allowPositionals: true,
+      }),
+    )
+    if (values.help) {
+      io.out(
+        formatCommandHelp(validateBundleCommand, {
+          notes: [
+            'Checks that every file of the bundle is present and matches manifest.json (size and SHA-256), that\n' +
+              'each file matches its schema, and that metadata, scores and traces agree with each other.\n' +
+              'Prints one line per finding (file: problem), or one JSON document with --json.',
+          ],
+          options: [['--json', 'Print { ok, dir, trials, events, findings: [{ file, message }] } on stdout']],
+          exitCodes: [
+            [0, 'the bundle is valid'],
+            [1, 'the bundle has findings (or the folder is not a bundle)'],
+            [2, 'usage error (no folder, more than one, unknown option)'],
+          ],
+        }),
+      )
+      return 0
+    }
     const [dir, ...extra] = positionals
     if (dir === undefined) throw new AgentEvalOpsError('USAGE', 'missing the bundle folder to validate')
     if (extra.length > 0)
       throw new AgentEvalOpsError('USAGE', `one bundle folder at a time (got ${positionals.length})`)
 
     const result = await inspectBundle(dir)
+    const trials = result.scores?.trials.length ?? 0
+    if (values.json) {
+      const report: ValidateBundleJson = {
+        ok: result.findings.length === 0,
+        dir,
+        trials,
+        events: result.eventCount,
+        findings: result.findings.map(({ file, message }) => ({ file, message })),
+      }
+      io.out(JSON.stringify(report, null, 2))
+      return report.ok ? 0 : 1
+    }
     if (result.findings.length === 0) {
-      io.out(`ok: ${dir} (${result.scores?.trials.length ?? 0} trials, ${result.eventCount} events)`)
+      io.out(`ok: ${dir} (${trials} trials, ${result.eventCount} events)`)
       return 0
     }
     // One finding per line, so CI logs and grep see every problem on its own.

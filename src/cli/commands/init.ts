@@ -1,0 +1,189 @@
+import { existsSync } from 'node:fs'
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { dirname, join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { AgentEvalOpsError, errorMessage } from '../../core/index.ts'
+import { formatCommandHelp } from '../command-help.ts'
+import { usageErrors, type Command } from '../command.ts'
+import type { CliIO } from '../io.ts'
+import { EXAMPLE_CONFIG_FILE, exampleConfigTemplate } from '../templates/example-config.ts'
+import { EXAMPLE_EVAL_FILE, exampleEvalTemplate } from '../templates/example-eval.ts'
+import { EVALS_PROJECT_ENTRY, PLUGIN_IMPORT, vitestConfigTemplate } from '../templates/vitest-config.ts'
+
+/**
+ * Config files Vitest would load, in its order of preference: a vitest.config.* wins over a vite.config.*, so
+ * writing one beside an existing vite.config.* would silently replace that config's test settings.
+ */
+export const VITEST_CONFIG_FILES: readonly string[] = ['vitest', 'vite'].flatMap((base) =>
+  ['ts', 'mts', 'cts', 'js', 'mjs', 'cjs'].map((ext) => `${base}.config.${ext}`),
+)
+
+interface PackageJson {
+  type?: unknown
+  dependencies?: Record<string, unknown>
+  devDependencies?: Record<string, unknown>
+}
+
+export const initCommand: Command = {
+  name: 'init',
+  summary: 'Add an example eval, a RunConfig and a Vitest evals project',
+  usage: '[options]',
+  async run(args, io) {
+    const { values, positionals } = usageErrors(() =>
+      parseArgs({
+        args: [...args],
+        options: {
+          help: { type: 'boolean', short: 'h' },
+          dir: { type: 'string' },
+          force: { type: 'boolean' },
+        },
+        allowPositionals: true,
+      }),
+    )
+    if (values.help) {
+      io.out(
+        formatCommandHelp(initCommand, {
+          notes: [
+            `Writes ${EXAMPLE_EVAL_FILE} (three tasks answered by a scripted agent; all pass), ${EXAMPLE_CONFIG_FILE}\n` +
+              '(a RunConfig for `agentevalops run`) and, when the project has no Vitest config yet, a vitest.config.ts\n' +
+              'with a \'unit\' and an \'evals\' project (vitest.config.mts when package.json is not "type": "module").\n' +
+              'An existing Vitest or Vite config is never modified: init prints the project entry to add to it.\n' +
+              'Existing files are skipped unless --force. Nothing is installed and package.json is not changed.',
+          ],
+          options: [
+            [
+              '--dir <path>',
+              'The project folder, which must hold a package.json (default: the current folder)',
+            ],
+            ['--force', `Overwrite ${EXAMPLE_EVAL_FILE} and ${EXAMPLE_CONFIG_FILE} if they exist`],
+          ],
+          exitCodes: [
+            [0, 'done (files that already existed were skipped, each with a message)'],
+            [1, 'a file could not be written'],
+            [2, 'usage error, or the folder is not an npm project (no package.json: run `npm init -y`)'],
+          ],
+        }),
+      )
+      return 0
+    }
+    if (positionals.length > 0) {
+      throw new AgentEvalOpsError(
+        'USAGE',
+        `init takes no arguments (got ${positionals.join(' ')}); name the project folder with --dir`,
+      )
+    }
+    const root = resolve(values.dir ?? process.cwd())
+    const pkg = await readProject(root)
+    const force = values.force === true
+    const esm = pkg.type === 'module'
+
+    io.out(`agentevalops init in ${root}`)
+    await writeScaffold(io, root, EXAMPLE_EVAL_FILE, exampleEvalTemplate, force)
+    await writeScaffold(io, root, EXAMPLE_CONFIG_FILE, exampleConfigTemplate, force)
+
+    const existing = VITEST_CONFIG_FILES.find((file) => existsSync(join(root, file)))
+    if (existing === undefined) {
+      const file = esm ? 'vitest.config.ts' : 'vitest.config.mts'
+      await writeScaffold(io, root, file, vitestConfigTemplate, false)
+      if (!esm) {
+        io.out(
+          `  (package.json is not "type": "module", so the config is ${file}: Vitest loads .mts as ESM, as agentevalops needs)`,
+        )
+      }
+    } else {
+      await adviseOnExistingConfig(io, root, existing)
+    }
+
+    io.out('')
+    io.out('Next:')
+    const deps = { ...pkg.dependencies, ...pkg.devDependencies }
+    const missing = ['agentevalops', 'vitest'].filter((name) => !(name in deps))
+    if (missing.length > 0) io.out(`  npm install --save-dev ${missing.join(' ')}`)
+    const steps: [string, string][] = [
+      ['npx vitest run --project evals', `runs ${EXAMPLE_EVAL_FILE}, writes the bundle to runs/<runId>/`],
+      [`npx agentevalops run ${EXAMPLE_CONFIG_FILE}`, 'the same harness, driven by a YAML RunConfig'],
+      ['npx agentevalops doctor', 'checks the setup and lists the adapters on hand'],
+    ]
+    const width = Math.max(...steps.map(([command]) => command.length))
+    for (const [command, what] of steps) io.out(`  ${command.padEnd(width)}  # ${what}`)
+    if (!(await ignoresRuns(root)))
+      io.out('  Consider adding runs/ to .gitignore: result bundles are run output.')
+    return 0
+  },
+}
+
+async function readProject(root: string): Promise<PackageJson> {
+  const info = await stat(root).catch(() => undefined)
+  if (!info?.isDirectory()) throw new AgentEvalOpsError('USAGE', `no project folder at ${root}`)
+  const manifest = join(root, 'package.json')
+  let text: string
+  try {
+    text = await readFile(manifest, 'utf8')
+  } catch {
+    throw new AgentEvalOpsError(
+      'USAGE',
+      `no package.json in ${root}: init adds evals to an existing npm project. Run \`npm init -y\` there first, then \`npm install --save-dev agentevalops vitest\`.`,
+    )
+  }
+  try {
+    const value = JSON.parse(text) as unknown
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      throw new Error('not a JSON object')
+    return value
+  } catch (e) {
+    throw new AgentEvalOpsError('USAGE', `${manifest} is not valid JSON (${errorMessage(e)}): fix it first`)
+  }
+}
+
+/** Writes one scaffold file, or says why it did not: an existing file is only replaced with --force. */
+async function writeScaffold(io: CliIO, root: string, file: string, content: string, force: boolean) {
+  const path = join(root, file)
+  const existed = existsSync(path)
+  if (existed && !force) {
+    io.out(status('skip', file, 'exists; pass --force to overwrite'))
+    return
+  }
+  await mkdir(dirname(path), { recursive: true })
+  try {
+    // 'wx' refuses a file that appeared since the check: never overwrite without --force.
+    await writeFile(path, content, { flag: force ? 'w' : 'wx' })
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') {
+      io.out(status('skip', file, 'exists; pass --force to overwrite'))
+      return
+    }
+    throw e
+  }
+  io.out(status(existed ? 'replace' : 'write', file))
+}
+
+/** `  write   evals/example.eval.ts`: one line per file, the verb in a column of its own. */
+function status(verb: 'write' | 'replace' | 'skip' | 'keep', file: string, note?: string): string {
+  return `  ${verb.padEnd(7)} ${file}${note === undefined ? '' : ` (${note})`}`
+}
+
+async function adviseOnExistingConfig(io: CliIO, root: string, file: string): Promise<void> {
+  const text = await readFile(join(root, file), 'utf8').catch(() => '')
+  if (/\bagentEvalOps\s*\(/.test(text)) {
+    io.out(status('keep', file, 'already uses agentEvalOps()'))
+    return
+  }
+  io.out(status('keep', file, 'exists; init never modifies it'))
+  io.out(`Add the evals project to ${file} yourself:`)
+  io.out('')
+  io.out(`    ${PLUGIN_IMPORT}`)
+  io.out('')
+  io.out('    // in defineConfig({ test: { projects: [ … ] } }):')
+  io.out(`    ${EVALS_PROJECT_ENTRY},`)
+  io.out('')
+  io.out(
+    '  (A config without test.projects runs everything as one project: move its test settings into a project of\n' +
+      "  their own, e.g. { test: { name: 'unit', … } }, beside the evals entry.)",
+  )
+}
+
+async function ignoresRuns(root: string): Promise<boolean> {
+  const text = await readFile(join(root, '.gitignore'), 'utf8').catch(() => undefined)
+  if (text === undefined) return false
+  return text.split('\n').some((line) => /^\/?runs\/?\s*$/.test(line.trim()))
+}

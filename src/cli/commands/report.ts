@@ -1,0 +1,129 @@
+import { mkdir, realpath, stat, writeFile } from 'node:fs/promises'
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { readBundle, type Bundle } from '../../bundles/index.ts'
+import { AgentEvalOpsError, isAgentEvalOpsError } from '../../core/index.ts'
+import { renderMarkdownReport } from '../../reports/index.ts'
+import { formatCommandHelp } from '../command-help.ts'
+import { usageErrors, type Command } from '../command.ts'
+
+export const reportCommand: Command = {
+  name: 'report',
+  summary: 'Re-render the report of a result bundle from its records',
+  usage: '<bundle> [options]',
+  async run(args, io) {
+    const { values, positionals } = usageErrors(() =>
+      parseArgs({
+        args: [...args],
+        options: {
+          help: { type: 'boolean', short: 'h' },
+          output: { type: 'string', short: 'o' },
+          force: { type: 'boolean' },
+        },
+        allowPositionals: true,
+      }),
+    )
+    if (values.help) {
+      io.out(
+        formatCommandHelp(reportCommand, {
+          notes: [
+            'Reads the bundle strictly (it must pass validate-bundle) and renders report.md again from\n' +
+              'metadata.json and scores.json alone, with this version of agentevalops. The bundle is never\n' +
+              'modified: writing into its folder would break its manifest.',
+          ],
+          options: [
+            [
+              '-o, --output <file>',
+              'Write the report to this file instead of stdout (not inside the bundle)',
+            ],
+            ['--force', 'Overwrite the --output file if it exists'],
+          ],
+          exitCodes: [
+            [0, 'the report was printed or written'],
+            [1, 'the bundle is missing or invalid (see validate-bundle), or writing failed'],
+            [2, 'usage error (no bundle, --output inside the bundle or already there without --force)'],
+          ],
+        }),
+      )
+      return 0
+    }
+    const [dir, ...extra] = positionals
+    if (dir === undefined) throw new AgentEvalOpsError('USAGE', 'missing the bundle folder to report on')
+    if (extra.length > 0)
+      throw new AgentEvalOpsError('USAGE', `one bundle folder at a time (got ${positionals.length})`)
+    if (values.output === '') throw new AgentEvalOpsError('USAGE', '--output needs a file path')
+
+    let bundle: Bundle
+    try {
+      bundle = await readBundle(dir)
+    } catch (e) {
+      if (!isAgentEvalOpsError(e, 'BUNDLE_INVALID') && !isAgentEvalOpsError(e, 'BUNDLE_NOT_FOUND')) throw e
+      for (const line of e.message.split('\n')) io.err(`agentevalops report: ${line}`)
+      if (e.code === 'BUNDLE_INVALID')
+        io.err(`Run 'agentevalops validate-bundle ${dir}' for every finding; a report needs a valid bundle.`)
+      return 1
+    }
+
+    const output = values.output === undefined ? undefined : resolve(values.output)
+    if (output !== undefined) await checkOutput(output, bundle.dir, values.force === true)
+
+    const markdown = renderMarkdownReport({
+      metadata: bundle.metadata,
+      trials: bundle.scores.trials,
+      summary: bundle.scores.summary,
+    })
+    if (output === undefined) {
+      // io.out ends the line itself; the report already ends with one newline, so stdout gets it byte for byte.
+      io.out(markdown.endsWith('\n') ? markdown.slice(0, -1) : markdown)
+      return 0
+    }
+    await mkdir(dirname(output), { recursive: true })
+    try {
+      await writeFile(output, markdown, { flag: values.force ? 'w' : 'wx' })
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw exists(output)
+      throw e
+    }
+    io.out(`wrote ${output} (report of run ${bundle.metadata.runId})`)
+    return 0
+  },
+}
+
+/** --output may not land inside the bundle, and replaces an existing file only with --force. */
+async function checkOutput(output: string, bundleDir: string, force: boolean): Promise<void> {
+  const bundle = await realpath(bundleDir)
+  const target = await realpathOfPossiblyMissing(output)
+  const rel = relative(bundle, target)
+  if (rel === '' || (!rel.startsWith('..') && !isAbsolute(rel))) {
+    throw new AgentEvalOpsError(
+      'USAGE',
+      `--output ${output} is inside the bundle ${bundleDir}: a file added there would break its manifest. Write the report elsewhere.`,
+    )
+  }
+  const info = await stat(output).catch(() => undefined)
+  if (info?.isDirectory()) throw new AgentEvalOpsError('USAGE', `--output ${output} is a folder; name a file`)
+  if (info && !force) throw exists(output)
+}
+
+function exists(output: string): AgentEvalOpsError {
+  return new AgentEvalOpsError(
+    'USAGE',
+    `--output ${output} already exists; pass --force to overwrite it, or name another file`,
+  )
+}
+
+/** The real path of `path`, resolving symlinks in the part of it that exists. */
+async function realpathOfPossiblyMissing(path: string): Promise<string> {
+  const missing: string[] = []
+  let current = path
+  for (;;) {
+    try {
+      return join(await realpath(current), ...missing.reverse())
+    } catch {
+      const parent = dirname(current)
+      if (parent === current) return path
+      missing.push(basename(current))
+      current = parent
+    }
+  }
+}
