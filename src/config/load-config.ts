@@ -258,7 +258,8 @@ function checkIds(data: unknown, catalog: AdapterCatalog, add: Add): void {
       path,
       sentences(
         `unknown ${KIND_NAMES[kind]} ${JSON.stringify(id)} (known: ${known.length ? known.join(', ') : 'none'})`,
-        guess && `did you mean "${guess}"?`,
+        // The registry's own hint may already suggest a close id: say it once.
+        guess && !/did you mean/i.test(hint ?? '') ? `did you mean "${guess}"?` : undefined,
         hint,
       ),
     )
