@@ -50,77 +50,6 @@ export interface StartOptions {
   env?: Record<string, string>
 }
 
-/**
- * A Vitest child process in its own process group (`detached`), so that killing the group also ends the forks-pool
- * workers, which a kill of the main process alone leaves running as orphans.
- */
-export class VitestProcess {
-  readonly child: ChildProcess
-  readonly exited: Promise<ExitInfo>
-  private out = ''
-  private err = ''
-
-  constructor(args: readonly string[], options: StartOptions) {
-    this.child = spawn(process.execPath, [VITEST_ENTRY, ...args], {
-      cwd: options.cwd ?? REPO_ROOT,
-      env: childEnv(options.runsDir, options.env),
-      detached: true,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    this.child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (this.out += chunk))
-    this.child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (this.err += chunk))
-    this.exited = new Promise((resolve, reject) => {
-      this.child.once('error', reject)
-      this.child.once('close', (code, signal) => resolve({ code, signal }))
-    })
-  }
-
-  get pid(): number {
-    if (this.child.pid === undefined) throw new Error('vitest child process has no pid (spawn failed)')
-    return this.child.pid
-  }
-
-  get stdout(): string {
-    return this.out
-  }
-
-  get stderr(): string {
-    return this.err
-  }
-
-  get output(): string {
-    return `${this.out}\n${this.err}`
-  }
-
-  /** Sends `signal` to the whole process group; a group that is already gone is not an error. */
-  killGroup(signal: NodeJS.Signals = 'SIGKILL'): void {
-    if (this.child.pid === undefined) return
-    try {
-      process.kill(-this.child.pid, signal)
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e
-    }
-  }
-
-  /** Waits for the exit; past `timeoutMs` the group is killed and this throws with the output so far. */
-  async waitForExit(timeoutMs: number): Promise<VitestResult> {
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<'timeout'>((resolve) => {
-      timer = setTimeout(() => resolve('timeout'), timeoutMs)
-    })
-    try {
-      const first = await Promise.race([this.exited, timeout])
-      if (first === 'timeout') {
-        this.killGroup()
-        throw new Error(`vitest did not exit within ${timeoutMs} ms; output so far:\n${tail(this.output)}`)
-      }
-      return { ...first, stdout: this.out, stderr: this.err, output: this.output }
-    } finally {
-      clearTimeout(timer)
-    }
-  }
-}
-
 /** Runs Vitest to its end (bounded by `timeoutMs`) and always kills what is left of its process group. */
 export async function runVitest(
   args: readonly string[],
@@ -282,7 +211,10 @@ export const EVAL_IMPORTS = [
 // ---------------------------------------------------------------------------------------------------------------
 // The agentevalops CLI as a child process
 
-/** A child process in its own process group, like VitestProcess but of any command (the CLI, a shell). */
+/**
+ * A child process in its own process group (`detached`), so that killing the group also ends Vitest's forks-pool
+ * workers, which a kill of the main process alone leaves running as orphans.
+ */
 export class ProcessGroup {
   readonly child: ChildProcess
   readonly exited: Promise<ExitInfo>
@@ -333,6 +265,7 @@ export class ProcessGroup {
     }
   }
 
+  /** Sends `signal` to the whole process group; a group that is already gone is not an error. */
   killGroup(signal: NodeJS.Signals = 'SIGKILL'): void {
     if (this.child.pid === undefined) return
     try {
@@ -342,6 +275,7 @@ export class ProcessGroup {
     }
   }
 
+  /** Waits for the exit; past `timeoutMs` the group is killed and this throws with the output so far. */
   async waitForExit(timeoutMs: number): Promise<VitestResult> {
     let timer: NodeJS.Timeout | undefined
     const timeout = new Promise<'timeout'>((resolve) => {
@@ -357,6 +291,18 @@ export class ProcessGroup {
     } finally {
       clearTimeout(timer)
     }
+  }
+}
+
+/** Vitest (its CLI entry under this Node) as a process group. */
+export class VitestProcess extends ProcessGroup {
+  constructor(args: readonly string[], options: StartOptions) {
+    super(process.execPath, [VITEST_ENTRY, ...args], options)
+  }
+
+  get pid(): number {
+    if (this.child.pid === undefined) throw new Error('vitest child process has no pid (spawn failed)')
+    return this.child.pid
   }
 }
 
