@@ -8,6 +8,7 @@ import { AgentScript, JsonValue } from '../src/core/index.ts'
 import { Registry, withOptions } from '../src/config/registry.ts'
 import { contains, exactMatch, jsonEqual, matchesExpected, regexMatch } from '../src/evaluators/index.ts'
 import { costCeiling, toolAccess } from '../src/policy/index.ts'
+import { markdownReportGenerator } from '../src/reports/index.ts'
 import { simpleScorer } from '../src/scorers/index.ts'
 
 const evaluatorId = z.string().min(1).optional()
@@ -132,6 +133,13 @@ export function registerBuiltinAdapters(registry: Registry): Registry {
     'scorer',
     'simple',
     withOptions('scorer', 'simple', z.strictObject({}), () => simpleScorer()),
+  )
+
+  // Reporters (`agentevalops report --format <id>`)
+  registry.register(
+    'reporter',
+    'markdown',
+    withOptions('reporter', 'markdown', z.strictObject({}), () => markdownReportGenerator()),
   )
   return registry
 }

@@ -1,8 +1,16 @@
-import type { AgentRunner, BenchmarkAdapter, Evaluator, PolicyChecker, Scorer } from '../core/index.ts'
+import type {
+  AgentRunner,
+  BenchmarkAdapter,
+  Evaluator,
+  PolicyChecker,
+  ReportGenerator,
+  ReportInput,
+  Scorer,
+} from '../core/index.ts'
 import type { JsonObject } from '../core/index.ts'
 
-/** The kinds of adapter a RunConfig names by id. */
-export const ADAPTER_KINDS = ['runner', 'benchmark', 'evaluator', 'policy', 'scorer'] as const
+/** The kinds of adapter a RunConfig (or, for reporters, `agentevalops report --format`) names by id. */
+export const ADAPTER_KINDS = ['runner', 'benchmark', 'evaluator', 'policy', 'scorer', 'reporter'] as const
 export type AdapterKind = (typeof ADAPTER_KINDS)[number]
 
 /** What an id resolves to: a factory that takes the config's `options` for that adapter. */
@@ -12,6 +20,8 @@ export interface AdapterFactories {
   evaluator: (options: JsonObject) => Evaluator
   policy: (options: JsonObject) => PolicyChecker
   scorer: (options: JsonObject) => Scorer
+  /** A report generator: `format` is the file it writes (e.g. `report.md`), `render` its whole text. */
+  reporter: (options: JsonObject) => ReportGenerator<ReportInput>
 }
 
 /** Where an adapter came from: built in, or the npm package that provided it. */

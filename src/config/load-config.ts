@@ -244,6 +244,7 @@ const KIND_NAMES: Record<AdapterKind, string> = {
   evaluator: 'evaluator',
   policy: 'policy checker',
   scorer: 'scorer',
+  reporter: 'reporter',
 }
 
 /** Adapter ids the catalog does not know. Checked on the data as written, so they show beside schema findings. */

@@ -14,7 +14,7 @@ import {
   type AdapterSource,
 } from './catalog.ts'
 
-/** What `create(kind, …)` returns: the runner, benchmark, evaluator, policy checker or scorer itself. */
+/** What `create(kind, …)` returns: the runner, benchmark, evaluator, policy checker, scorer or report generator. */
 export type AdapterOf<K extends AdapterKind> = ReturnType<AdapterFactories[K]>
 
 export interface RegisterOptions {
@@ -49,6 +49,7 @@ const ARTICLE: Record<AdapterKind, string> = {
   evaluator: 'an',
   policy: 'a',
   scorer: 'a',
+  reporter: 'a',
 }
 
 export function describeSource(source: AdapterSource): string {
@@ -299,6 +300,8 @@ function shapeProblem(kind: AdapterKind, adapter: unknown): string | undefined {
       return need({ id: isText, check: isFn })
     case 'scorer':
       return need({ summarize: isFn })
+    case 'reporter':
+      return need({ format: isText, render: isFn })
   }
 }
 

@@ -6,6 +6,7 @@ import type {
   EvaluatorScore,
   PolicyVerdict,
   ResourceLimits,
+  RunMetadata,
   RunnerInfo,
   RunSummary,
   TaskSpec,
@@ -113,6 +114,13 @@ export interface ArtifactStore {
 export interface ReportGenerator<Input> {
   readonly format: string
   render(input: Input): string
+}
+
+/** What a report is rendered from: a bundle's metadata.json and scores.json, nothing else. */
+export interface ReportInput {
+  metadata: RunMetadata
+  trials: readonly TrialRecord[]
+  summary: RunSummary
 }
 
 export interface CloudJob {

@@ -1,2 +1,7 @@
-export { renderMarkdownReport, type MarkdownReportInput } from './markdown.ts'
+export {
+  MARKDOWN_REPORT_FILE,
+  markdownReportGenerator,
+  renderMarkdownReport,
+  type MarkdownReportInput,
+} from './markdown.ts'
 export { escapeCell, markdownTable } from './markdown-table.ts'

@@ -1,6 +1,8 @@
 import {
   TRIAL_OUTCOMES,
   type BenchmarkInfo,
+  type ReportGenerator,
+  type ReportInput,
   type RunMetadata,
   type RunnerInfo,
   type RunSummary,
@@ -9,11 +11,10 @@ import {
 import { clip, DASH, decimal, integer, percent, seconds, steps, usd } from './format.ts'
 import { markdownTable } from './markdown-table.ts'
 
-export interface MarkdownReportInput {
-  metadata: RunMetadata
-  trials: readonly TrialRecord[]
-  summary: RunSummary
-}
+export type MarkdownReportInput = ReportInput
+
+/** The file name of the Markdown report in a bundle. */
+export const MARKDOWN_REPORT_FILE = 'report.md'
 
 /** The human-readable report of a run: a pure function of bundle data, so it can be re-rendered from a bundle. */
 export function renderMarkdownReport({ metadata, trials, summary }: MarkdownReportInput): string {
@@ -26,6 +27,11 @@ export function renderMarkdownReport({ metadata, trials, summary }: MarkdownRepo
     usage(summary),
   ]
   return `${sections.join('\n\n')}\n`
+}
+
+/** renderMarkdownReport as a ReportGenerator (the built-in reporter `markdown`). */
+export function markdownReportGenerator(): ReportGenerator<ReportInput> {
+  return { format: MARKDOWN_REPORT_FILE, render: renderMarkdownReport }
 }
 
 function header(metadata: RunMetadata): string {

@@ -113,6 +113,84 @@ describe('agentevalops report', () => {
     expect(code).toBe(0)
     // Each io.out call is one line on stdout.
     expect(lines.map((line) => `${line}\n`).join('')).toBe(own)
+    // --format markdown is the default, named.
+    for (const flag of ['--format', '-f']) {
+      const named = await runCli('report', bundle, flag, 'markdown')
+      expect(named.code).toBe(0)
+      expect(named.lines.map((line) => `${line}\n`).join('')).toBe(own)
+    }
+  })
+
+  it('exits 2 for an unknown --format, naming the known reporters', async () => {
+    const { code, stdout, stderr } = await runCli('report', bundle, '--format', 'nope')
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toContain('unknown --format "nope" (known reporters: markdown).')
+    const close = await runCli('report', bundle, '--format', 'markdwn')
+    expect(close.code).toBe(2)
+    expect(close.stderr).toContain('Did you mean "markdown"?')
+    expect((await runCli('report', bundle, '--format', '')).code).toBe(2)
+  })
+
+  it("renders with a reporter of an adapter package among the --dir project's dependencies", async () => {
+    const project = join(work.path, 'project')
+    const pkgDir = join(project, 'node_modules', 'acme-csv')
+    await mkdir(pkgDir, { recursive: true })
+    await writeFile(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'my-evals', version: '1.0.0', devDependencies: { 'acme-csv': '1.0.0' } }),
+    )
+    await writeFile(
+      join(pkgDir, 'package.json'),
+      JSON.stringify({
+        name: 'acme-csv',
+        version: '1.2.0',
+        type: 'module',
+        agentevalops: { adapters: './adapters.js' },
+      }),
+    )
+    await writeFile(
+      join(pkgDir, 'adapters.js'),
+      [
+        'export function register(registry) {',
+        "  registry.register('reporter', 'acme-csv:csv', () => ({",
+        "    format: 'report.csv',",
+        "    render: ({ metadata, trials }) => ['run,task,trial,outcome', ...trials.map((t) => [metadata.runId, t.taskId, t.trial, t.outcome].join(','))].join('\\n') + '\\n',",
+        '  }))',
+        '}',
+        '',
+      ].join('\n'),
+    )
+    const { code, stdout, stderr } = await runCli(
+      'report',
+      bundle,
+      '--format',
+      'acme-csv:csv',
+      '--dir',
+      project,
+    )
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    const lines = stdout.split('\n')
+    expect(lines[0]).toBe('run,task,trial,outcome')
+    expect(lines).toHaveLength(9)
+    expect(lines).toContain(`${RUN_ID},${TOY_TASK_IDS.forbiddenTool},1,policy_violation`)
+
+    const output = join(work.path, 'out', 'report.csv')
+    const written = await runCli('report', bundle, '-f', 'acme-csv:csv', '--dir', project, '-o', output)
+    expect(written.code).toBe(0)
+    expect(await readFile(output, 'utf8')).toBe(`${lines.join('\n')}\n`)
+
+    // Without the project, the package's reporter is unknown, and the hint says where it comes from.
+    const elsewhere = await runCli('report', bundle, '--format', 'acme-csv:csv')
+    expect(elsewhere.code).toBe(2)
+    expect(elsewhere.stderr).toContain('(known reporters: markdown)')
+    expect(elsewhere.stderr).toContain('npm install --save-dev acme-csv')
+    // doctor lists the reporter kind, built-in and the package's.
+    const doctor = await runCli('doctor', '--dir', project, '--output', join(work.path, 'doctor-runs'))
+    expect(doctor.stdout).toMatch(
+      /^ {2}reporter +acme-csv:csv +package acme-csv@1\.2\.0\n +markdown +built-in$/m,
+    )
   })
 
   it('writes --output, refuses to overwrite it without --force, replaces it with --force', async () => {

@@ -177,7 +177,7 @@ describe('discoverPlugins', () => {
       packageName: 'spy',
       packageVersion: '3.4.5',
       sdkVersion: sdkVersion(),
-      kinds: ['runner', 'benchmark', 'evaluator', 'policy', 'scorer'],
+      kinds: ['runner', 'benchmark', 'evaluator', 'policy', 'scorer', 'reporter'],
       configError: 'function',
       before: false,
       after: true,

@@ -7,6 +7,7 @@ export const BUILTIN_IDS: Record<AdapterKind, string[]> = {
   evaluator: ['contains', 'exact-match', 'json-equal', 'matches-expected', 'regex-match'],
   policy: ['cost-ceiling', 'tool-access'],
   scorer: ['simple'],
+  reporter: ['markdown'],
 }
 
 export const HINT = 'An adapter package may provide it: install the package and add it to plugins.'

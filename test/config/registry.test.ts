@@ -3,8 +3,16 @@ import { z } from 'zod'
 import { builtinRegistry } from '../../plugin/builtin-adapters.ts'
 import { ADAPTER_KINDS } from '../../src/config/catalog.ts'
 import { closest, parseAdapterOptions, Registry, withOptions } from '../../src/config/registry.ts'
-import { AgentEvalOpsError, defineTask, type AgentRunner, type Evaluator } from '../../src/core/index.ts'
+import {
+  AgentEvalOpsError,
+  defineTask,
+  type AgentRunner,
+  type Evaluator,
+  type ReportGenerator,
+  type ReportInput,
+} from '../../src/core/index.ts'
 import { runTrial } from '../../src/engine/index.ts'
+import { simpleScorer } from '../../src/scorers/index.ts'
 import { MemoryTraceStore } from '../../src/stores/index.ts'
 
 const runner = (name: string): AgentRunner => ({
@@ -209,6 +217,48 @@ describe('adapter options', () => {
   })
 })
 
+describe('reporters', () => {
+  it('creates the built-in markdown reporter (format report.md), which takes no options', () => {
+    const markdown = builtinRegistry().create('reporter', 'markdown')
+    expect(markdown.format).toBe('report.md')
+    expect(typeof markdown.render).toBe('function') // renders report.md byte for byte: test/cli/report.test.ts
+    expect(caught(() => builtinRegistry().create('reporter', 'markdown', { width: 80 })).message).toContain(
+      'reporter "markdown": unknown option "width".',
+    )
+  })
+
+  it('rejects a reporter factory that returns no report generator, naming what is missing', () => {
+    const registry = new Registry()
+    registry.register(
+      'reporter',
+      'no-render',
+      () => ({ format: 'x.txt' }) as unknown as ReportGenerator<ReportInput>,
+    )
+    registry.register(
+      'reporter',
+      'no-format',
+      () => ({ render: () => '' }) as unknown as ReportGenerator<ReportInput>,
+      {
+        source: pkg('acme'),
+      },
+    )
+    registry.register('reporter', 'a-scorer', () => simpleScorer() as unknown as ReportGenerator<ReportInput>)
+    const e = caught(() => registry.create('reporter', 'no-render'))
+    expect(e.code).toBe('CONFIG_INVALID')
+    expect(e.message).toContain(
+      'reporter "no-render" (built-in) did not create a reporter: missing or invalid render.',
+    )
+    expect(caught(() => registry.create('reporter', 'no-format')).message).toContain(
+      'reporter "no-format" (package acme@1.0.0) did not create a reporter: missing or invalid format.',
+    )
+    expect(caught(() => registry.create('reporter', 'a-scorer')).message).toContain(
+      'missing or invalid format, render',
+    )
+    registry.register('reporter', 'csv', () => ({ format: 'report.csv', render: () => 'a,b\n' }))
+    expect(registry.create('reporter', 'csv').format).toBe('report.csv')
+  })
+})
+
 describe('builtinRegistry', () => {
   const registry = builtinRegistry()
 
@@ -220,6 +270,7 @@ describe('builtinRegistry', () => {
       evaluator: ['contains', 'exact-match', 'json-equal', 'matches-expected', 'regex-match'],
       policy: ['cost-ceiling', 'tool-access'],
       scorer: ['simple'],
+      reporter: ['markdown'],
     })
     expect(registry.entries().every((e) => e.source.type === 'builtin')).toBe(true)
   })

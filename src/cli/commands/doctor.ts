@@ -247,7 +247,7 @@ function printRegistry(
   discovery: DiscoveryResult,
   root: string,
 ): void {
-  io.out('Adapters (what a RunConfig can name, by kind):')
+  io.out('Adapters (by kind: what a RunConfig, or report --format, can name):')
   const kindWidth = Math.max(...entries.map((e) => e.kind.length))
   const idWidth = Math.max(...entries.map((e) => e.id.length))
   let kind: string | undefined

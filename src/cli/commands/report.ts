@@ -1,9 +1,16 @@
 import { mkdir, realpath, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { builtinRegistry } from '../../../plugin/builtin-adapters.ts'
 import { readBundle, type Bundle } from '../../bundles/index.ts'
-import { AgentEvalOpsError, isAgentEvalOpsError } from '../../core/index.ts'
-import { renderMarkdownReport } from '../../reports/index.ts'
+import { discoverPlugins } from '../../config/index.ts'
+import {
+  AgentEvalOpsError,
+  errorMessage,
+  isAgentEvalOpsError,
+  type ReportGenerator,
+  type ReportInput,
+} from '../../core/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
 import { usageErrors, type Command } from '../command.ts'
 
@@ -19,6 +26,8 @@ export const reportCommand: Command = {
           help: { type: 'boolean', short: 'h' },
           output: { type: 'string', short: 'o' },
           force: { type: 'boolean' },
+          format: { type: 'string', short: 'f' },
+          dir: { type: 'string' },
         },
         allowPositionals: true,
       }),
@@ -30,8 +39,15 @@ export const reportCommand: Command = {
             'Reads the bundle strictly (it must pass validate-bundle) and renders report.md again from\n' +
               'metadata.json and scores.json alone, with this version of agentevalops. The bundle is never\n' +
               'modified: writing into its folder would break its manifest.',
+            'The report is rendered by a reporter of the registry: the built-in markdown (report.md), or one\n' +
+              'registered by an adapter package among the dependencies of the project folder (see doctor).',
           ],
           options: [
+            ['-f, --format <id>', 'The reporter to render with (default: markdown)'],
+            [
+              '--dir <path>',
+              'The project folder whose adapter packages are loaded (default: the current folder)',
+            ],
             [
               '-o, --output <file>',
               'Write the report to this file instead of stdout (not inside the bundle)',
@@ -41,7 +57,10 @@ export const reportCommand: Command = {
           exitCodes: [
             [0, 'the report was printed or written'],
             [1, 'the bundle is missing or invalid (see validate-bundle), or writing failed'],
-            [2, 'usage error (no bundle, --output inside the bundle or already there without --force)'],
+            [
+              2,
+              'usage error (no bundle, unknown --format, --output inside the bundle or already there without --force)',
+            ],
           ],
         }),
       )
@@ -52,6 +71,7 @@ export const reportCommand: Command = {
     if (extra.length > 0)
       throw new AgentEvalOpsError('USAGE', `one bundle folder at a time (got ${positionals.length})`)
     if (values.output === '') throw new AgentEvalOpsError('USAGE', '--output needs a file path')
+    const generator = await reporter(values.format ?? 'markdown', resolve(values.dir ?? process.cwd()))
 
     let bundle: Bundle
     try {
@@ -67,19 +87,19 @@ export const reportCommand: Command = {
     const output = values.output === undefined ? undefined : resolve(values.output)
     if (output !== undefined) await checkOutput(output, bundle.dir, values.force === true)
 
-    const markdown = renderMarkdownReport({
+    const text = render(generator, values.format ?? 'markdown', {
       metadata: bundle.metadata,
       trials: bundle.scores.trials,
       summary: bundle.scores.summary,
     })
     if (output === undefined) {
-      // io.out ends the line itself; the report already ends with one newline, so stdout gets it byte for byte.
-      io.out(markdown.endsWith('\n') ? markdown.slice(0, -1) : markdown)
+      // io.out ends the line itself; a report ending with one newline reaches stdout byte for byte.
+      io.out(text.endsWith('\n') ? text.slice(0, -1) : text)
       return 0
     }
     await mkdir(dirname(output), { recursive: true })
     try {
-      await writeFile(output, markdown, { flag: values.force ? 'w' : 'wx' })
+      await writeFile(output, text, { flag: values.force ? 'w' : 'wx' })
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw exists(output)
       throw e
@@ -87,6 +107,43 @@ export const reportCommand: Command = {
     io.out(`wrote ${output} (report of run ${bundle.metadata.runId})`)
     return 0
   },
+}
+
+/**
+ * The reporter `id` of the registry: the built-in ones plus those of the adapter packages of `projectRoot`, as
+ * `doctor` lists them. An unknown id is a usage error listing the known ones (and why a package did not load).
+ */
+async function reporter(id: string, projectRoot: string): Promise<ReportGenerator<ReportInput>> {
+  if (id === '') throw new AgentEvalOpsError('USAGE', '--format needs a reporter id')
+  const registry = builtinRegistry()
+  try {
+    await discoverPlugins(projectRoot, registry)
+  } catch {
+    // Discovery failing as a whole leaves the built-in reporters; doctor reports why.
+  }
+  if (!registry.has('reporter', id)) {
+    const hint = registry.hintFor('reporter', id)
+    throw new AgentEvalOpsError(
+      'USAGE',
+      `unknown --format ${JSON.stringify(id)} (known reporters: ${registry.ids('reporter').join(', ')}).${hint ? ` ${hint}` : ''}`,
+    )
+  }
+  return registry.create('reporter', id)
+}
+
+/** A reporter's text; one that throws or returns no string is its package's bug, reported as such. */
+function render(generator: ReportGenerator<ReportInput>, id: string, input: ReportInput): string {
+  let text: unknown
+  try {
+    text = generator.render(input)
+  } catch (e) {
+    throw new AgentEvalOpsError('CONFIG_INVALID', `reporter "${id}" failed to render: ${errorMessage(e)}`, {
+      cause: e,
+    })
+  }
+  if (typeof text !== 'string')
+    throw new AgentEvalOpsError('CONFIG_INVALID', `reporter "${id}" rendered ${typeof text}, not text`)
+  return text
 }
 
 /** --output may not land inside the bundle, and replaces an existing file only with --force. */
