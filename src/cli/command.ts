@@ -1,5 +1,5 @@
 import { AgentEvalOpsError } from '../core/index.ts'
-import { parseArgs } from 'node:util'
+import { parseArgs, type ParseArgsConfig } from 'node:util'
 import type { CliIO } from './io.ts'
 import { formatCommandUsage } from './usage.ts'
 
@@ -25,18 +25,24 @@ export function usageErrors<T>(parse: () => T): T {
   }
 }
 
+type OptionsConfig = NonNullable<ParseArgsConfig['options']>
+const HELP = { help: { type: 'boolean', short: 'h' } } as const
+
+/**
+ * A command's arguments parsed with its own options plus `-h/--help`, positionals allowed, and bad arguments
+ * turned into USAGE errors.
+ */
+export function parseCommandArgs<O extends OptionsConfig>(args: readonly string[], options: O) {
+  const config = { args: [...args], options: { ...HELP, ...options }, allowPositionals: true } as const
+  return usageErrors(() => parseArgs<typeof config>(config))
+}
+
 /**
  * The positional arguments of a command that takes no options of its own but `--help`; null when help was asked
  * for and printed, so the command returns 0 at once.
  */
 export function positionalArgs(command: Command, args: readonly string[], io: CliIO): string[] | null {
-  const { values, positionals } = usageErrors(() =>
-    parseArgs({
-      args: [...args],
-      options: { help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-    }),
-  )
+  const { values, positionals } = parseCommandArgs(args, {})
   if (values.help) {
     io.out(formatCommandUsage(command))
     return null

@@ -4,12 +4,11 @@ import { mkdir, rm, rmdir, stat, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
 import { builtinRegistry } from '../../../plugin/builtin-adapters.ts'
 import { describeSource, discoverPlugins, type DiscoveryResult } from '../../config/index.ts'
 import { AgentEvalOpsError, errorMessage, sdkVersion } from '../../core/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
-import { usageErrors, type Command } from '../command.ts'
+import { parseCommandArgs, type Command } from '../command.ts'
 import type { CliIO } from '../io.ts'
 
 /** API-key variables of the model providers agents commonly use. Only their names are ever printed. */
@@ -35,17 +34,10 @@ export const doctorCommand: Command = {
   summary: 'Check Node, Vitest, the runs folder, API keys and adapters',
   usage: '[options]',
   async run(args, io) {
-    const { values, positionals } = usageErrors(() =>
-      parseArgs({
-        args: [...args],
-        options: {
-          help: { type: 'boolean', short: 'h' },
-          dir: { type: 'string' },
-          output: { type: 'string', short: 'o' },
-        },
-        allowPositionals: true,
-      }),
-    )
+    const { values, positionals } = parseCommandArgs(args, {
+      dir: { type: 'string' },
+      output: { type: 'string', short: 'o' },
+    })
     if (values.help) {
       io.out(
         formatCommandHelp(doctorCommand, {

@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs'
 import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { AgentEvalOpsError, errorMessage } from '../../core/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
-import { usageErrors, type Command } from '../command.ts'
+import { parseCommandArgs, type Command } from '../command.ts'
 import type { CliIO } from '../io.ts'
 import { EXAMPLE_CONFIG_FILE, exampleConfigTemplate } from '../templates/example-config.ts'
 import { EXAMPLE_EVAL_FILE, exampleEvalTemplate } from '../templates/example-eval.ts'
@@ -29,17 +28,10 @@ export const initCommand: Command = {
   summary: 'Add an example eval, a RunConfig and a Vitest evals project',
   usage: '[options]',
   async run(args, io) {
-    const { values, positionals } = usageErrors(() =>
-      parseArgs({
-        args: [...args],
-        options: {
-          help: { type: 'boolean', short: 'h' },
-          dir: { type: 'string' },
-          force: { type: 'boolean' },
-        },
-        allowPositionals: true,
-      }),
-    )
+    const { values, positionals } = parseCommandArgs(args, {
+      dir: { type: 'string' },
+      force: { type: 'boolean' },
+    })
     if (values.help) {
       io.out(
         formatCommandHelp(initCommand, {

@@ -1,6 +1,5 @@
 import { mkdir, realpath, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { builtinRegistry } from '../../../plugin/builtin-adapters.ts'
 import { readBundle, type Bundle } from '../../bundles/index.ts'
 import { discoverPlugins } from '../../config/index.ts'
@@ -12,26 +11,19 @@ import {
   type ReportInput,
 } from '../../core/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
-import { usageErrors, type Command } from '../command.ts'
+import { parseCommandArgs, type Command } from '../command.ts'
 
 export const reportCommand: Command = {
   name: 'report',
   summary: 'Re-render the report of a result bundle from its records',
   usage: '<bundle> [options]',
   async run(args, io) {
-    const { values, positionals } = usageErrors(() =>
-      parseArgs({
-        args: [...args],
-        options: {
-          help: { type: 'boolean', short: 'h' },
-          output: { type: 'string', short: 'o' },
-          force: { type: 'boolean' },
-          format: { type: 'string', short: 'f' },
-          dir: { type: 'string' },
-        },
-        allowPositionals: true,
-      }),
-    )
+    const { values, positionals } = parseCommandArgs(args, {
+      output: { type: 'string', short: 'o' },
+      force: { type: 'boolean' },
+      format: { type: 'string', short: 'f' },
+      dir: { type: 'string' },
+    })
     if (values.help) {
       io.out(
         formatCommandHelp(reportCommand, {

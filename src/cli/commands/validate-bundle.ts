@@ -1,8 +1,7 @@
-import { parseArgs } from 'node:util'
 import { inspectBundle } from '../../bundles/index.ts'
 import { AgentEvalOpsError } from '../../core/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
-import { usageErrors, type Command } from '../command.ts'
+import { parseCommandArgs, type Command } from '../command.ts'
 
 /** What `validate-bundle --json` prints: one JSON document on stdout, whatever the verdict. */
 export interface ValidateBundleJson {
@@ -20,13 +19,7 @@ export const validateBundleCommand: Command = {
   summary: 'Check a result bundle: files, checksums, schemas and cross-file consistency',
   usage: '<dir> [options]',
   async run(args, io) {
-    const { values, positionals } = usageErrors(() =>
-      parseArgs({
-        args: [...args],
-        options: { help: { type: 'boolean', short: 'h' }, json: { type: 'boolean' } },
-        allowPositionals: true,
-      }),
-    )
+    const { values, positionals } = parseCommandArgs(args, { json: { type: 'boolean' } })
     if (values.help) {
       io.out(
         formatCommandHelp(validateBundleCommand, {
