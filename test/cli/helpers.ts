@@ -79,3 +79,18 @@ export function runNode(args: readonly string[], cwd: string, timeoutMs: number)
     })
   })
 }
+
+/** The package.json npm 11's `npm init -y` writes, verbatim apart from the name: note "type": "commonjs". */
+export function npmInitPackageJson(name: string): Record<string, unknown> {
+  return {
+    name,
+    version: '1.0.0',
+    description: '',
+    main: 'index.js',
+    scripts: { test: 'echo "Error: no test specified" && exit 1' },
+    keywords: [],
+    author: '',
+    license: 'ISC',
+    type: 'commonjs',
+  }
+}

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url'
 import { build, type Options } from 'tsup'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import tsupConfig from '../../tsup.config.ts'
-import { runCli, runNode, type ChildResult } from './helpers.ts'
+import { npmInitPackageJson, runCli, runNode, type ChildResult } from './helpers.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')
 const VITEST_ENTRY = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
@@ -125,17 +125,7 @@ describe('agentevalops init in an empty npm project, then vitest run --project e
   }, 180_000)
 
   it('passes with the package.json `npm init -y` writes ("type": "commonjs", so vitest.config.mts)', async () => {
-    const root = await emptyProject('cjs', {
-      name: 'cjs-app',
-      version: '1.0.0',
-      description: '',
-      main: 'index.js',
-      scripts: { test: 'echo "Error: no test specified" && exit 1' },
-      keywords: [],
-      author: '',
-      license: 'ISC',
-      type: 'commonjs',
-    })
+    const root = await emptyProject('cjs', npmInitPackageJson('cjs-app'))
     await initAndRun(root, 'vitest.config.mts')
   }, 180_000)
 })

@@ -15,7 +15,7 @@ import {
 } from '../../src/cli/templates/vitest-config.ts'
 import { loadRunConfig } from '../../src/config/index.ts'
 import { tempDir } from '../bundles/fixtures.ts'
-import { runCli } from './helpers.ts'
+import { npmInitPackageJson, runCli } from './helpers.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const MODULE_PACKAGE = `${JSON.stringify({ name: 'app', version: '1.0.0', type: 'module' }, null, 2)}\n`
@@ -120,18 +120,7 @@ describe('agentevalops init', () => {
   })
 
   it('writes vitest.config.mts when package.json is not "type": "module" (what npm init -y makes)', async () => {
-    // npm 11's `npm init -y`, verbatim apart from the name.
-    const npmInit = {
-      name: 'app',
-      version: '1.0.0',
-      description: '',
-      main: 'index.js',
-      scripts: { test: 'echo "Error: no test specified" && exit 1' },
-      keywords: [],
-      author: '',
-      license: 'ISC',
-      type: 'commonjs',
-    }
+    const npmInit = npmInitPackageJson('app')
     await writeFile(join(project.path, 'package.json'), JSON.stringify(npmInit, null, 2))
     const { code, lines } = await runCli('init', '--dir', project.path)
     expect(code).toBe(0)
