@@ -26,12 +26,13 @@ const FAMILIES = [
   'config',
 ] as const
 
-type Rule = 'core-leaf' | 'families' | 'engine' | 'edges' | 'core-index' | 'library-only'
+type Rule = 'core-leaf' | 'families' | 'engine' | 'models' | 'edges' | 'core-index' | 'library-only'
 
 const RULES: Record<Rule, string> = {
   'core-leaf': 'src/core imports nothing of ours outside src/core',
-  families: 'an adapter family imports only src/core, src/engine and itself',
+  families: 'an adapter family imports only src/core, src/engine, src/models and itself',
   engine: 'src/engine imports only src/core and src/stores',
+  models: 'src/models (model calls shared by runners and judges) imports only src/core',
   edges:
     'plugin/, reporters/ and src/cli are imported by nothing else (except cli → plugin/reporters, plugin → reporters)',
   'core-index': 'outside src/core, import src/core through its index, not a submodule',
@@ -91,7 +92,7 @@ const EDGES = new Set(['plugin', 'reporters', 'src/cli'])
 const ALLOWED_EDGE_IMPORTS = new Set(['src/cli → plugin', 'src/cli → reporters', 'plugin → reporters'])
 const NON_LIBRARY = new Set(['test', 'evals', 'bench', 'scripts', 'examples'])
 
-const NON_FAMILY_SRC = ['src/core', 'src/engine', 'src/cli']
+const NON_FAMILY_SRC = ['src/core', 'src/engine', 'src/models', 'src/cli']
 
 function isFamily(area: Area): boolean {
   // A src folder that is neither core, engine nor cli is held to the family rule even before FAMILIES lists it.
@@ -106,7 +107,8 @@ function ruleBroken(from: string, target: string): Rule | undefined {
   if (a === 'src/core') return 'core-leaf'
   if (EDGES.has(b) && !ALLOWED_EDGE_IMPORTS.has(`${a} → ${b}`)) return 'edges'
   if (a === 'src/engine' && b !== 'src/core' && b !== 'src/stores') return 'engine'
-  if (isFamily(a) && b !== 'src/core' && b !== 'src/engine') return 'families'
+  if (a === 'src/models' && b !== 'src/core') return 'models'
+  if (isFamily(a) && b !== 'src/core' && b !== 'src/engine' && b !== 'src/models') return 'families'
   if (NON_LIBRARY.has(b)) return 'library-only'
   if (b === 'src/core' && target !== 'src/core/index.ts') return 'core-index'
   return undefined
@@ -235,6 +237,18 @@ describe('the architecture checker itself', () => {
     expect(rulesOf({ ...base, 'src/core/ids.ts': "import type { P } from 'agentevalops/plugin'" })).toEqual([
       'src/core/ids.ts → plugin/index.ts (core-leaf)',
     ])
+  })
+
+  it('lets families use src/models, and keeps src/models on src/core alone', () => {
+    const models = {
+      ...base,
+      'src/models/index.ts': "import { a } from '../core/index.ts'",
+      'src/evaluators/judge.ts': "import { call } from '../models/index.ts'",
+    }
+    expect(rulesOf(models)).toEqual([])
+    expect(rulesOf({ ...models, 'src/models/pricing.ts': "import { x } from '../agents/index.ts'" })).toEqual(
+      ['src/models/pricing.ts → src/agents/index.ts (models)'],
+    )
   })
 
   it('flags one adapter family importing another, by any import form (rule b)', () => {

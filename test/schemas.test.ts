@@ -203,6 +203,8 @@ const scores = {
           latencyMs: 1,
           explanation: 'matches',
           citations: [3],
+          findings: [{ type: 'exact', message: 'answer equals "4"', citations: [3] }],
+          error: null,
         },
       ],
       verdicts: [

@@ -77,10 +77,29 @@ export interface TrialView {
   env: EnvHandle
 }
 
+/** What an evaluator returns; the engine adds its id, kind and the latency it measured. */
+export type EvaluatorOutput = Omit<
+  EvaluatorScore,
+  'evaluatorId' | 'kind' | 'latencyMs' | 'citations' | 'findings' | 'error' | 'costUsd'
+> &
+  Partial<Pick<EvaluatorScore, 'citations' | 'findings' | 'costUsd'>>
+
+/** Handed to an evaluator by the engine. Outside the engine (a matcher, a test) it may be absent. */
+export interface EvaluatorContext {
+  /** Aborted when the run is cancelled: pass it to model calls. */
+  readonly signal: AbortSignal
+  /** Records a harness event in the trial's trace (after the agent's own events); returns its step. */
+  emit<K extends 'evaluator.model_call'>(kind: K, payload: TracePayload<K>, usage?: EmitUsage): number
+}
+
+/**
+ * A pure function of the trial: it reads the task, result, trace and workspace and never changes them. A failed
+ * agent gets a low score, not an exception; throwing means "could not judge" and is recorded as an evaluator error.
+ */
 export interface Evaluator {
   readonly id: string
   readonly kind: EvaluatorKind
-  evaluate(view: TrialView): MaybePromise<Omit<EvaluatorScore, 'evaluatorId' | 'kind' | 'latencyMs'>>
+  evaluate(view: TrialView, ctx?: EvaluatorContext): MaybePromise<EvaluatorOutput>
 }
 
 export interface PolicyChecker {

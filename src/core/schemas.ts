@@ -67,9 +67,12 @@ export const TRACE_EVENT_KINDS = [
   'agent.final_answer',
   'agent.terminal',
   'evaluator.score',
+  'evaluator.model_call',
   'policy.verdict',
   'cost.tick',
 ] as const
+/** Events the harness writes about its own work (judging, policy): they never count against the agent's budget. */
+export const HARNESS_EVENT_KINDS = ['evaluator.score', 'evaluator.model_call', 'policy.verdict'] as const
 export const TraceEventKind = z.enum(TRACE_EVENT_KINDS)
 export type TraceEventKind = z.infer<typeof TraceEventKind>
 
@@ -102,6 +105,17 @@ export const TracePayloads = {
     error: z.string().nullable(),
   }),
   'evaluator.score': z.looseObject({ evaluatorId: z.string(), score: z.number(), passed: z.boolean() }),
+  /** A model call made by an evaluator (an LLM judge), with what it cost; `status` says how the attempt ended. */
+  'evaluator.model_call': z.looseObject({
+    evaluatorId: z.string(),
+    model: z.string(),
+    attempt: z.number().int().positive(),
+    status: z.enum(['ok', 'malformed', 'error']),
+    latencyMs: nonNegative,
+    inputTokens: count.optional(),
+    outputTokens: count.optional(),
+    error: z.string().optional(),
+  }),
   'policy.verdict': z.looseObject({ checkerId: z.string(), verdict: z.enum(['PASS', 'WARN', 'FAIL']) }),
   'cost.tick': z.looseObject({ note: z.string().optional() }),
 } satisfies Record<TraceEventKind, z.ZodType>
@@ -157,6 +171,15 @@ export const EVALUATOR_KINDS = [
 export const EvaluatorKind = z.enum(EVALUATOR_KINDS)
 export type EvaluatorKind = z.infer<typeof EvaluatorKind>
 
+/** One thing an evaluator found, and the steps that show it. */
+export const EvaluatorFinding = z.object({
+  /** What was found, e.g. "loop", "unknown_tool", "file_missing": stable, for grouping in reports. */
+  type: z.string().min(1),
+  message: z.string(),
+  citations: z.array(count).default([]),
+})
+export type EvaluatorFinding = z.infer<typeof EvaluatorFinding>
+
 export const EvaluatorScore = z.object({
   evaluatorId: z.string().min(1),
   kind: EvaluatorKind,
@@ -168,6 +191,12 @@ export const EvaluatorScore = z.object({
   explanation: z.string(),
   /** Step numbers of the trace events this score rests on. */
   citations: z.array(count).default([]),
+  findings: z.array(EvaluatorFinding).default([]),
+  /**
+   * Set when the evaluator could not judge (it threw, its model kept failing): the score is then 0 and not a
+   * verdict on the agent. The engine sets it; an evaluator signals it by throwing.
+   */
+  error: z.string().nullable().default(null),
 })
 export type EvaluatorScore = z.infer<typeof EvaluatorScore>
 

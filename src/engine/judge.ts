@@ -4,6 +4,7 @@ import {
   PolicyVerdict,
   errorMessage,
   type Evaluator,
+  type EvaluatorContext,
   type PolicyChecker,
   type TrialView,
 } from '../core/index.ts'
@@ -18,8 +19,9 @@ export interface Judgement<T> {
 export async function runEvaluators(
   evaluators: readonly Evaluator[],
   view: TrialView,
+  ctx?: EvaluatorContext,
 ): Promise<Judgement<EvaluatorScore>> {
-  const outcomes = await Promise.all(evaluators.map((evaluator) => score(evaluator, view)))
+  const outcomes = await Promise.all(evaluators.map((evaluator) => score(evaluator, view, ctx)))
   return collect(outcomes)
 }
 
@@ -34,6 +36,7 @@ export async function runPolicyCheckers(
 async function score(
   evaluator: Evaluator,
   view: TrialView,
+  ctx: EvaluatorContext | undefined,
 ): Promise<{ item: EvaluatorScore; failure?: string }> {
   const started = performance.now()
   const latencyMs = (): number => Math.round((performance.now() - started) * 1000) / 1000
@@ -43,11 +46,12 @@ async function score(
   }
   let raw: unknown
   try {
-    raw = await evaluator.evaluate(view)
+    raw = await evaluator.evaluate(view, ctx)
   } catch (e) {
     return failedScore(ids, latencyMs(), `evaluator threw: ${errorMessage(e)}`)
   }
-  const parsed = EvaluatorScore.safeParse({ ...(raw as object), ...ids, latencyMs: latencyMs() })
+  // `error` is the engine's to set: an evaluator that could not judge throws.
+  const parsed = EvaluatorScore.safeParse({ ...(raw as object), ...ids, latencyMs: latencyMs(), error: null })
   if (parsed.success) return { item: parsed.data }
   return failedScore(
     ids,
@@ -62,7 +66,14 @@ function failedScore(
   latencyMs: number,
   explanation: string,
 ): { item: EvaluatorScore; failure: string } {
-  const item = EvaluatorScore.parse({ ...ids, score: 0, passed: false, latencyMs, explanation })
+  const item = EvaluatorScore.parse({
+    ...ids,
+    score: 0,
+    passed: false,
+    latencyMs,
+    explanation,
+    error: explanation,
+  })
   return { item, failure: `${ids.evaluatorId}: ${explanation}` }
 }
 

@@ -50,6 +50,8 @@ export interface TrialRun {
   result: AgentResult | null
 }
 
+const NEVER_ABORTED = new AbortController().signal
+
 const UNKNOWN_RUNNER: RunnerInfo = { name: 'unknown', kind: 'unknown', config: {} }
 
 /**
@@ -96,7 +98,11 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
       // A cancelled run is not worth judging (an LLM judge would only spend money the user chose not to spend).
       if (result.terminatedBy !== 'interrupted') {
         const view: TrialView = { task, result, events: recorder.events.slice(), env }
-        const evaluated = await runEvaluators(options.evaluators ?? [], view)
+        const evaluated = await runEvaluators(options.evaluators ?? [], view, {
+          signal: options.signal ?? NEVER_ABORTED,
+          emit: (kind, payload, usage) =>
+            recorder.record(kind, payload, usage?.tokens ?? 0, usage?.costUsd ?? 0).step,
+        })
         scores = evaluated.items
         for (const s of scores) recorder.record('evaluator.score', { ...s })
         const checked = await runPolicyCheckers(options.policy ?? [], view)

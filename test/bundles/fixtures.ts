@@ -56,6 +56,8 @@ export function makeTrials(options: FixtureOptions = {}): TrialRecord[] {
             latencyMs: 1,
             explanation: failed ? 'expected "4", got "5"' : 'exact match',
             citations: [4],
+            findings: [],
+            error: null,
           },
         ],
         verdicts: [

@@ -25,6 +25,8 @@ const failing: EvaluatorScore = {
   latencyMs: 1,
   explanation: '',
   citations: [],
+  findings: [],
+  error: null,
 }
 const passing: EvaluatorScore = { ...failing, score: 1, passed: true }
 const fail: PolicyVerdict = { checkerId: 'p', verdict: 'FAIL', findings: [] }

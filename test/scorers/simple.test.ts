@@ -16,6 +16,8 @@ function score(
     latencyMs: 1,
     explanation: '',
     citations: [],
+    findings: [],
+    error: null,
   }
 }
 

@@ -1,6 +1,6 @@
-import type { EvaluatorScore, TraceEvent, TrialView } from '../../core/index.ts'
+import type { EvaluatorOutput, TraceEvent, TrialView } from '../../core/index.ts'
 
-export type AnswerScore = Omit<EvaluatorScore, 'evaluatorId' | 'kind' | 'latencyMs'>
+export type AnswerScore = EvaluatorOutput
 
 /** What a comparison decides; the score, cost and citations are the same for every answer evaluator. */
 export interface Comparison {

@@ -1,4 +1,4 @@
-import type { AgentResult, TraceEvent } from '../../core/index.ts'
+import { HARNESS_EVENT_KINDS, type AgentResult, type TraceEvent } from '../../core/index.ts'
 import { type CheckResult } from './result.ts'
 
 export interface Budget {
@@ -13,7 +13,7 @@ export type BudgetInput =
 
 // Evaluator scores and policy verdicts are the harness's own work (an LLM judge has a cost of its own): they do not
 // count against the agent's budget.
-const HARNESS_KINDS = new Set<TraceEvent['kind']>(['evaluator.score', 'policy.verdict'])
+const HARNESS_KINDS = new Set<TraceEvent['kind']>(HARNESS_EVENT_KINDS)
 
 // Float sums like 0.1 + 0.2 must not count as crossing a 0.3 budget.
 const EPSILON = 1e-9

@@ -1,5 +1,6 @@
 import {
   AgentEvalOpsError,
+  HARNESS_EVENT_KINDS,
   type PolicyChecker,
   type PolicyFinding,
   type TraceEvent,
@@ -12,7 +13,7 @@ export interface CostCeilingOptions {
 }
 
 // Evaluator and policy events carry the harness's own cost (an LLM judge), not the agent's spend.
-const HARNESS_KINDS = new Set<TraceEvent['kind']>(['evaluator.score', 'policy.verdict'])
+const HARNESS_KINDS = new Set<TraceEvent['kind']>(HARNESS_EVENT_KINDS)
 
 // Float sums like 0.1 + 0.2 must not count as crossing a 0.3 ceiling.
 const EPSILON = 1e-9
