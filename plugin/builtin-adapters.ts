@@ -6,7 +6,15 @@ import { mockRunner } from '../src/agents/index.ts'
 import { toyBenchmark, toyScripts } from '../src/benchmarks/index.ts'
 import { AgentScript, JsonValue } from '../src/core/index.ts'
 import { Registry, withOptions } from '../src/config/registry.ts'
-import { contains, exactMatch, jsonEqual, matchesExpected, regexMatch } from '../src/evaluators/index.ts'
+import {
+  contains,
+  exactMatch,
+  jsonEqual,
+  jsonSchemaValid,
+  matchesExpected,
+  numericMatch,
+  regexMatch,
+} from '../src/evaluators/index.ts'
 import { costCeiling, toolAccess } from '../src/policy/index.ts'
 import { markdownReportGenerator } from '../src/reports/index.ts'
 import { simpleScorer } from '../src/scorers/index.ts'
@@ -103,6 +111,38 @@ export function registerBuiltinAdapters(registry: Registry): Registry {
       'json-equal',
       z.strictObject({ id: evaluatorId, expected: JsonValue.optional() }),
       (o) => jsonEqual({ id: o.id, expected: o.expected }),
+    ),
+  )
+
+  registry.register(
+    'evaluator',
+    'numeric-match',
+    withOptions(
+      'evaluator',
+      'numeric-match',
+      z.strictObject({
+        id: evaluatorId,
+        expected: z.number().optional(),
+        tolerance: z.number().nonnegative().optional(),
+        relative_tolerance: z.number().nonnegative().optional(),
+      }),
+      (o) =>
+        numericMatch({
+          id: o.id,
+          expected: o.expected,
+          tolerance: o.tolerance,
+          relativeTolerance: o.relative_tolerance,
+        }),
+    ),
+  )
+  registry.register(
+    'evaluator',
+    'json-schema',
+    withOptions(
+      'evaluator',
+      'json-schema',
+      z.strictObject({ id: evaluatorId, schema: z.record(z.string(), JsonValue).optional() }),
+      (o) => jsonSchemaValid({ id: o.id, schema: o.schema }),
     ),
   )
 

@@ -35,6 +35,11 @@ export const ScriptStep = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('observation'), text: z.string(), ...StepCost }),
   z.object({ kind: z.literal('final_answer'), answer: z.string(), ...StepCost }),
+  /**
+   * The agent writes a file into its workspace (`env.workdir`): recorded as a `write_file` tool call and result,
+   * and really written, so state-based evaluators have something real to judge.
+   */
+  z.object({ kind: z.literal('write_file'), path: z.string().min(1), content: z.string(), ...StepCost }),
   /** The agent fails in its own logic: the runner throws this message. */
   z.object({ kind: z.literal('throw'), message: z.string(), ...StepCost }),
 ])

@@ -24,6 +24,7 @@ export function renderMarkdownReport({ metadata, trials, summary }: MarkdownRepo
     outcomes(summary),
     evaluators(summary),
     trialTable(trials),
+    findingsTable(trials),
     usage(summary),
   ]
   return `${sections.join('\n\n')}\n`
@@ -175,6 +176,54 @@ function failures(trial: TrialRecord): string {
   }
   if (trial.result?.error) reasons.push(`error: ${clip(trial.result.error, 80)}`)
   return reasons.join('; ')
+}
+
+/** More rows than this and the report stops being read; scores.json keeps every one. */
+const MAX_FINDING_ROWS = 200
+
+/**
+ * What each evaluator found, per trial, with the steps it cites: the place to start reading a trace. A score
+ * with no findings shows only when it failed, so a clean run keeps this section short.
+ */
+function findingsTable(trials: readonly TrialRecord[]): string {
+  const rows: string[][] = []
+  for (const t of [...trials].sort(byTrial)) {
+    for (const score of t.scores) {
+      const status = score.error !== null ? 'error' : score.passed ? 'pass' : 'FAIL'
+      const details =
+        score.error !== null
+          ? [clip(score.error, 100)]
+          : score.findings.map(
+              (f) =>
+                `${f.type}: ${clip(f.message, 80)}${f.citations.length ? ` (${steps(f.citations)})` : ''}`,
+            )
+      if (details.length === 0 && score.passed) continue
+      if (details.length === 0) details.push(clip(score.explanation, 100))
+      rows.push([
+        t.taskId,
+        String(t.trial),
+        score.evaluatorId,
+        score.kind,
+        `${decimal(score.score, 2)} ${status}`,
+        steps(score.citations) || DASH,
+        details.join('; '),
+      ])
+    }
+  }
+  if (rows.length === 0) return '## Evaluator findings\n\nNo evaluator found anything to report.'
+  const shown = rows.slice(0, MAX_FINDING_ROWS)
+  const more =
+    rows.length > shown.length ? `\n\n… and ${rows.length - shown.length} more rows in scores.json.` : ''
+  const table = markdownTable(['Task', 'Trial', 'Evaluator', 'Kind', 'Score', 'Cites', 'Findings'], shown, [
+    'left',
+    'right',
+    'left',
+    'left',
+    'right',
+    'left',
+    'left',
+  ])
+  return `## Evaluator findings\n\n${table}${more}`
 }
 
 function usage(summary: RunSummary): string {

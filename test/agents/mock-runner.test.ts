@@ -1,3 +1,7 @@
+import { existsSync } from 'node:fs'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   AgentEvalOpsError,
@@ -168,5 +172,59 @@ describe('mockRunner', () => {
       kind: 'mock',
       config: { defaultDelayMs: 5 },
     })
+  })
+})
+
+describe('mockRunner write_file steps', () => {
+  const writes: AgentScript = {
+    steps: [
+      { kind: 'write_file', path: 'out/answer.txt', content: '42\n' },
+      { kind: 'final_answer', answer: 'wrote out/answer.txt' },
+    ],
+  }
+
+  function trialIn(workdir: string | undefined, script: AgentScript) {
+    return runTrial({
+      runId: 'r',
+      benchmark: { id: 'toy', version: '1', datasetChecksum: 'c' },
+      task,
+      trial: 0,
+      runner: mockRunner({ scripts: { [task.id]: script } }),
+      prepare: () => (workdir === undefined ? {} : { workdir }),
+      traceStore: new MemoryTraceStore(),
+    })
+  }
+
+  it('writes the file in the workspace and records the call and its result', async () => {
+    const workdir = await mkdtemp(join(tmpdir(), 'aeo-mock-'))
+    try {
+      const { result, events } = await trialIn(workdir, writes)
+      expect(result?.terminatedBy).toBe('completed')
+      expect(await readFile(join(workdir, 'out/answer.txt'), 'utf8')).toBe('42\n')
+      expect(events.slice(0, 2).map((e) => [e.kind, e.payload])).toEqual([
+        ['agent.tool_call', { tool: 'write_file', args: { path: 'out/answer.txt', content: '42\n' } }],
+        ['agent.tool_result', { tool: 'write_file', result: { path: 'out/answer.txt', bytes: 3 } }],
+      ])
+    } finally {
+      await rm(workdir, { recursive: true, force: true })
+    }
+  })
+
+  it('fails the agent, writing nothing, outside the workspace or without one', async () => {
+    const workdir = await mkdtemp(join(tmpdir(), 'aeo-mock-'))
+    try {
+      const escape: AgentScript = { steps: [{ kind: 'write_file', path: '../escaped.txt', content: 'x' }] }
+      const outside = await trialIn(workdir, escape)
+      expect(outside.result).toMatchObject({
+        terminatedBy: 'agent_error',
+        error: 'write_file "../escaped.txt": the path is outside the workspace',
+      })
+      expect(existsSync(join(workdir, '..', 'escaped.txt'))).toBe(false)
+      expect(outside.events[1]).toMatchObject({ kind: 'agent.tool_result', payload: { isError: true } })
+      const none = await trialIn(undefined, writes)
+      expect(none.result?.error).toContain('the benchmark prepared no workspace')
+    } finally {
+      await rm(workdir, { recursive: true, force: true })
+    }
   })
 })

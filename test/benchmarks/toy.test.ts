@@ -34,11 +34,11 @@ describe('toy benchmark: dataset', () => {
 
   it('identifies itself and checksums the dataset from the task checksums', async () => {
     const bench = toyBenchmark()
-    expect(bench).toMatchObject({ id: 'toy', version: '1' })
+    expect(bench).toMatchObject({ id: 'toy', version: '2' })
     const info = await bench.info()
     expect(info).toEqual({
       id: 'toy',
-      version: '1',
+      version: '2',
       datasetChecksum: sha256(canonicalJson(tasks.map((t) => t.checksum))),
     })
   })

@@ -48,7 +48,7 @@ describe('configs/', () => {
 
   it('toy_smoke selects exactly the tasks that pass, gated on each trial', async () => {
     const loaded = await load('toy_smoke')
-    expect(Object.values(await outcomes(loaded))).toEqual(Array(6).fill('passed'))
+    expect(Object.values(await outcomes(loaded))).toEqual(Array(7).fill('passed'))
     expect(loaded.config.gate).toBe('each')
   })
 

@@ -267,7 +267,15 @@ describe('builtinRegistry', () => {
     expect(ids).toEqual({
       runner: ['mock-scripted'],
       benchmark: ['toy'],
-      evaluator: ['contains', 'exact-match', 'json-equal', 'matches-expected', 'regex-match'],
+      evaluator: [
+        'contains',
+        'exact-match',
+        'json-equal',
+        'json-schema',
+        'matches-expected',
+        'numeric-match',
+        'regex-match',
+      ],
       policy: ['cost-ceiling', 'tool-access'],
       scorer: ['simple'],
       reporter: ['markdown'],

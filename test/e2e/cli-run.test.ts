@@ -236,17 +236,17 @@ describe('agentevalops run configs/<toy>.yaml (child processes)', { timeout: 90_
     })
   })
 
-  it('toy_mixed exits 0 under its aggregate gate, with 14 tasks × 3 trials in the bundle', async () => {
+  it('toy_mixed exits 0 under its aggregate gate, with 15 tasks × 3 trials in the bundle', async () => {
     const { dir } = await onlyBundle(runs.toy_mixed!, 0)
     const scores = await readScores(dir)
-    expect(scores.trials).toHaveLength(42)
+    expect(scores.trials).toHaveLength(45)
     expect(new Set(scores.trials.map((t) => t.trial))).toEqual(new Set([0, 1, 2]))
-    expect(scores.summary.passed).toBe(18)
+    expect(scores.summary.passed).toBe(21)
   })
 
   it('AGENTEVALOPS_CONFIG with vitest run --project evals is the same run as agentevalops run', async () => {
     const { result, dir } = await onlyBundle(viaVitest, 0)
-    // Only the config's benchmark ran: not the project's own evals/toy.eval.ts (14 toy tasks).
+    // Only the config's benchmark ran: not the project's own evals/toy.eval.ts (15 toy tasks).
     expect(result.output).not.toContain('toy.eval.ts')
     const [mine, theirs] = await Promise.all([readScores(dir), onlyBundle(runs.toy_smoke!, 0)])
     expect(outcomes(mine)).toEqual(outcomes(await readScores(theirs.dir)))

@@ -65,7 +65,7 @@ async function onlyBundle(run: Run): Promise<{ result: VitestResult; dir: string
 }
 
 describe('vitest run --project evals (the repo)', { timeout: 50_000 }, () => {
-  it('exits 0 and writes one valid bundle of all 14 toy trials, with per-task lines on stdout', async () => {
+  it('exits 0 and writes one valid bundle of all 15 toy trials, with per-task lines on stdout', async () => {
     const { result, dir } = await onlyBundle(full)
 
     const validated = await validateWithCli(dir)
@@ -73,7 +73,7 @@ describe('vitest run --project evals (the repo)', { timeout: 50_000 }, () => {
 
     const scores = await readScores(dir)
     expect(scores.runId).toBe(basename(dir))
-    expect(scores.trials).toHaveLength(14)
+    expect(scores.trials).toHaveLength(15)
     expect(scores.trials.map((t) => t.taskId).sort()).toEqual(Object.values(TOY_TASK_IDS).sort())
     expect(new Set(scores.trials.map((t) => t.benchmark.id))).toEqual(new Set(['toy']))
 
@@ -174,7 +174,7 @@ describe('vitest run --project evals (the repo)', { timeout: 50_000 }, () => {
   it('--reporter=default --reporter=junit: writes the JUnit XML and still our bundle', async () => {
     const { dir } = await onlyBundle(junit)
     expect((await validateWithCli(dir)).code).toBe(0)
-    expect((await readScores(dir)).trials).toHaveLength(14)
+    expect((await readScores(dir)).trials).toHaveLength(15)
 
     const xml = await readFile(junit.xml, 'utf8')
     expect(xml).toMatch(/^<\?xml/)

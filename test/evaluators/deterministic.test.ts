@@ -6,7 +6,17 @@ import {
   type JsonValue,
   type TrialView,
 } from '../../src/core/index.ts'
-import { contains, exactMatch, jsonEqual, matchesExpected, regexMatch } from '../../src/evaluators/index.ts'
+import {
+  contains,
+  exactMatch,
+  extractNumber,
+  jsonEqual,
+  jsonSchemaValid,
+  matchesExpected,
+  numericMatch,
+  predicate,
+  regexMatch,
+} from '../../src/evaluators/index.ts'
 import { ev, trace, viewOf } from './trace-fixture.ts'
 
 /** A trial whose answer is `answer` (step 2), against a task expecting `expected`. */
@@ -163,6 +173,9 @@ describe('matchesExpected', () => {
     ['contains', { contains: 'Paris' }, 'It is Paris.', 'It is Lyon.'],
     ['regex', { regex: '^\\d+$' }, '123', '12a'],
     ['json', { json: { a: 1, b: 2 } }, '{"b":2,"a":1}', '{"a":1}'],
+    ['plain number', 42, 'so it is 42', '41'],
+    ['number with tolerance', { number: 3.14, tolerance: 0.01 }, '3.141', '3.16'],
+    ['jsonSchema', { jsonSchema: { type: 'array', items: { type: 'integer' } } }, '[1,2]', '[1.5]'],
   ] as const)('dispatches a %s expectation', async (_kind, expected, good, bad) => {
     expect((await score(matchesExpected(), answered(good, expected))).passed).toBe(true)
     expect((await score(matchesExpected(), answered(bad, expected))).passed).toBe(false)
@@ -178,5 +191,139 @@ describe('matchesExpected', () => {
     expect(
       await configError(() => matchesExpected().evaluate(answered('42', { startsWith: '4' }))),
     ).toContain('unknown shape')
+  })
+})
+
+describe('extractNumber', () => {
+  it.each([
+    ['42', 42],
+    [' -3.5e2 ', -350],
+    ['The total is 1,234.5 dollars.', 1234.5],
+    ['first 3 then 7', 7],
+    ['values 1,2', 2],
+    ['.5 of it', 0.5],
+  ])('reads %j as %d', (answer, value) => {
+    expect(extractNumber(answer)?.value).toBe(value)
+  })
+
+  it('finds nothing in an answer without a number', () => {
+    expect(extractNumber('no idea')).toBeUndefined()
+  })
+})
+
+describe('numericMatch', () => {
+  it('compares exactly by default, forgiving binary float error', async () => {
+    expect(
+      (await score(numericMatch({ expected: 0.3 }), answered('0.1 + 0.2 = 0.30000000000000004'))).passed,
+    ).toBe(true)
+    const miss = await score(numericMatch({ expected: 10 }), answered('about 10.5'))
+    expect(miss).toMatchObject({ passed: false, score: 0, citations: [2] })
+    expect(miss.explanation).toBe('expected 10 (±0), got 10.5 (off by 0.5)')
+  })
+
+  it('applies an absolute or a relative tolerance (either passes)', async () => {
+    const abs = numericMatch({ expected: 100, tolerance: 2 })
+    expect((await score(abs, answered('102'))).passed).toBe(true)
+    expect((await score(abs, answered('102.5'))).passed).toBe(false)
+    const rel = numericMatch({ expected: 200, relativeTolerance: 0.01 })
+    expect((await score(rel, answered('201.9'))).explanation).toBe('answer 201.9 is within ±0 or ±1% of 200')
+    expect((await score(rel, answered('202.1'))).passed).toBe(false)
+  })
+
+  it('reads the expected number and tolerance from the task; options override the tolerance', async () => {
+    const task = { number: 9.8, tolerance: 0.05 }
+    expect((await score(numericMatch(), answered('g = 9.81 m/s²', task))).passed).toBe(true)
+    expect((await score(numericMatch({ tolerance: 0 }), answered('9.81', task))).passed).toBe(false)
+    expect((await score(numericMatch(), answered('7', '7'))).passed).toBe(true)
+  })
+
+  it('fails an answer with no number, and a missing answer', async () => {
+    expect((await score(numericMatch({ expected: 1 }), answered('none'))).explanation).toBe(
+      'no number in the answer "none"',
+    )
+    expect((await score(numericMatch(), noAnswer(5))).explanation).toBe('no final answer')
+  })
+
+  it('rejects a negative tolerance at configuration and a non-numeric task expectation at evaluation', async () => {
+    expect(await configError(() => numericMatch({ tolerance: -1 }))).toContain(
+      'tolerance must be a number ≥ 0',
+    )
+    expect(await configError(() => numericMatch().evaluate(answered('4', 'four')))).toContain(
+      'does not expect a number',
+    )
+  })
+})
+
+describe('jsonSchemaValid', () => {
+  const schema = {
+    type: 'object',
+    required: ['name', 'age'],
+    properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 0 } },
+  }
+
+  it('passes JSON that fits the schema and names every violation otherwise', async () => {
+    const evaluator = jsonSchemaValid({ schema })
+    expect((await score(evaluator, answered('{"name":"Ada","age":36,"extra":true}'))).passed).toBe(true)
+    const bad = await score(evaluator, answered('{"age":-1}'))
+    expect(bad).toMatchObject({ passed: false, citations: [2] })
+    expect(bad.explanation).toBe(
+      "answer does not fit the schema: (root) must have required property 'name'; /age must be >= 0",
+    )
+  })
+
+  it('fails an answer that is not JSON', async () => {
+    expect((await score(jsonSchemaValid({ schema }), answered('Ada, 36'))).explanation).toBe(
+      'answer is not valid JSON: "Ada, 36"',
+    )
+  })
+
+  it('takes the schema from the task, and rejects an invalid schema as configuration', async () => {
+    expect((await score(jsonSchemaValid(), answered('"x"', { jsonSchema: { type: 'string' } }))).passed).toBe(
+      true,
+    )
+    expect(await configError(() => jsonSchemaValid({ schema: { type: 'nonsense' } }))).toContain(
+      'invalid JSON Schema',
+    )
+    expect(await configError(() => jsonSchemaValid().evaluate(answered('"x"', 'x')))).toContain(
+      'cannot use the exact expectation',
+    )
+  })
+})
+
+describe('predicate', () => {
+  it('scores a boolean verdict and cites the final answer', async () => {
+    const even = predicate({ id: 'even', test: (answer) => Number(answer) % 2 === 0 })
+    expect(await score(even, answered('4'))).toMatchObject({ passed: true, score: 1, citations: [2] })
+    expect(await score(even, answered('5'))).toMatchObject({
+      passed: false,
+      score: 0,
+      explanation: 'predicate does not hold',
+    })
+  })
+
+  it('passes the whole trial, and keeps a returned score and explanation', async () => {
+    const usesTools = predicate({
+      id: 'few-steps',
+      test: async (_answer, view) => {
+        await Promise.resolve()
+        return { passed: view.events.length <= 3, score: 0.25, explanation: `${view.events.length} events` }
+      },
+    })
+    expect(await score(usesTools, answered('x'))).toMatchObject({
+      passed: false,
+      score: 0.25,
+      explanation: '4 events',
+    })
+  })
+
+  it('gets null for a missing answer, and rejects bad configuration and bad return values', async () => {
+    const seen: (string | null)[] = []
+    await score(predicate({ id: 'p', test: (a) => (seen.push(a), false) }), noAnswer(1))
+    expect(seen).toEqual([null])
+    expect(await configError(() => predicate({ id: 'p' } as never))).toContain(
+      'give an id and a test function',
+    )
+    const bad = predicate({ id: 'p', test: () => 'yes' as never })
+    expect(await configError(() => bad.evaluate(answered('x')))).toContain('returned "yes"')
   })
 })

@@ -64,6 +64,50 @@ describe('renderMarkdownReport', () => {
     expect(byKey.get('task-1#1')?.[7]).toBe('policy tool-policy FAIL: tool rm is denied (step 2)')
   })
 
+  it('lists each evaluator finding with the steps it cites, and evaluator errors, skipping clean passes', () => {
+    const input = fixture()
+    const [first, second] = input.trials
+    first!.scores.push({
+      evaluatorId: 'trace-quality',
+      kind: 'trace_quality',
+      score: 0.5,
+      passed: false,
+      costUsd: 0,
+      latencyMs: 1,
+      explanation: '1 finding',
+      citations: [1, 3, 5],
+      findings: [{ type: 'repeated_call', message: 'search called 3 times', citations: [1, 3, 5] }],
+      error: null,
+    })
+    second!.scores.push({
+      evaluatorId: 'judge',
+      kind: 'llm_judge',
+      score: 0,
+      passed: false,
+      costUsd: 0,
+      latencyMs: 1,
+      explanation: 'evaluator threw: 500',
+      citations: [],
+      findings: [],
+      error: 'evaluator threw: 500',
+    })
+    const rows = tableRows(renderMarkdownReport(input), 'Evaluator findings')
+    expect(rows).toEqual([
+      [
+        'task-0',
+        '0',
+        'trace-quality',
+        'trace_quality',
+        '0.50 FAIL',
+        'steps 1, 3, 5',
+        'repeated_call: search called 3 times (steps 1, 3, 5)',
+      ],
+      ['task-0', '1', 'judge', 'llm_judge', '0.00 error', '—', 'evaluator threw: 500'],
+      ['task-2', '1', 'exact-match', 'deterministic', '0.00 FAIL', 'step 4', 'expected "4", got "5"'],
+    ])
+    expect(renderMarkdownReport(fixture(['task-0']))).toContain('No evaluator found anything to report.')
+  })
+
   it('totals usage', () => {
     const rows = tableRows(renderMarkdownReport(fixture()), 'Usage')
     expect(rows[0]).toEqual(['Total', '720', '$0.0750', '9.00', '12'])

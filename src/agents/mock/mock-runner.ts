@@ -9,6 +9,7 @@ import {
 } from '../../core/index.ts'
 import { abortableSleep } from './abortable-sleep.ts'
 import { replayStep } from './replay-step.ts'
+import { writeWorkspaceFile } from './write-file.ts'
 
 export interface MockRunnerOptions {
   /** A script per task id, or a function that writes one for any task. */
@@ -45,14 +46,15 @@ export function mockRunner(options: MockRunnerOptions): AgentRunner {
 
   return {
     runnerInfo: (): RunnerInfo => ({ name, kind: 'mock', config: { defaultDelayMs } }),
-    async run(task: TaskSpec, _env, ctx: RunContext): Promise<AgentOutput> {
+    async run(task: TaskSpec, env, ctx: RunContext): Promise<AgentOutput> {
       const script = scriptFor(task)
       let finalAnswer: string | null = null
       for (const step of script.steps) {
         const delayMs = step.delayMs ?? defaultDelayMs
         if (delayMs > 0) await abortableSleep(delayMs, ctx.signal)
         else ctx.signal.throwIfAborted()
-        finalAnswer = replayStep(step, ctx) ?? finalAnswer
+        if (step.kind === 'write_file') await writeWorkspaceFile(step, env, ctx)
+        else finalAnswer = replayStep(step, ctx) ?? finalAnswer
       }
       return { finalAnswer, success: script.success ?? finalAnswer !== null }
     },

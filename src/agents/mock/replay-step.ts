@@ -1,7 +1,13 @@
 import type { EmitUsage, RunContext, ScriptStep } from '../../core/index.ts'
 
-/** Emits one scripted step as the trace event it stands for; returns the answer when the step gives one. */
-export function replayStep(step: ScriptStep, ctx: RunContext): string | null {
+/**
+ * Emits one scripted step as the trace event it stands for; returns the answer when the step gives one. Steps
+ * with side effects (write_file) are the runner's, not a replay.
+ */
+export function replayStep(
+  step: Exclude<ScriptStep, { kind: 'write_file' }>,
+  ctx: RunContext,
+): string | null {
   const usage: EmitUsage = { tokens: step.tokens ?? 0, costUsd: step.costUsd ?? 0 }
   switch (step.kind) {
     case 'plan':

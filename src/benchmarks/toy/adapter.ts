@@ -1,7 +1,11 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import {
   canonicalJson,
   sha256,
   type BenchmarkAdapter,
+  type EnvHandle,
   type JsonObject,
   type JsonValue,
   type TaskSpec,
@@ -10,7 +14,7 @@ import { toyTasks } from './tasks.ts'
 
 export const TOY_BENCHMARK_ID = 'toy'
 /** Bump whenever a task or script changes meaning, so baselines from the old version are not compared blindly. */
-export const TOY_BENCHMARK_VERSION = '1'
+export const TOY_BENCHMARK_VERSION = '2'
 
 /**
  * A filter keeps the tasks whose `id` or metadata field equals each given value; an array value means
@@ -37,6 +41,14 @@ export function toyBenchmark(): BenchmarkAdapter {
       // Over the whole dataset, not a filtered view: the checksum identifies the benchmark, not the selection.
       const datasetChecksum = sha256(canonicalJson(toyTasks().map((task) => task.checksum)))
       return { id: TOY_BENCHMARK_ID, version: TOY_BENCHMARK_VERSION, datasetChecksum }
+    },
+    // Only tasks that act on files get a workspace: the rest stay free of disk work.
+    async prepare(task: TaskSpec) {
+      if (task.metadata.workspace !== true) return {}
+      return { workdir: await mkdtemp(join(tmpdir(), 'agentevalops-toy-')) }
+    },
+    async teardown(_task: TaskSpec, env: EnvHandle) {
+      if (env.workdir !== undefined) await rm(env.workdir, { recursive: true, force: true })
     },
   }
 }

@@ -9,6 +9,7 @@ export const TOY_TASK_IDS = {
   json: 'json-profile',
   multiStep: 'weather-fahrenheit',
   singleTool: 'calc-multiply',
+  writeFile: 'write-file',
   wrongAnswer: 'wrong-answer',
   agentError: 'agent-error',
   toolLoop: 'tool-loop',

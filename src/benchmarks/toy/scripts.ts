@@ -58,6 +58,14 @@ const scripts = {
     ],
   },
 
+  [ID.writeFile]: {
+    steps: [
+      think('17 + 25 = 42; write it down.'),
+      { kind: 'write_file', path: 'answer.txt', content: '42\n', tokens: 40, costUsd: 0.0005, delayMs: 5 },
+      answer('I wrote 42 to answer.txt.'),
+    ],
+  },
+
   [ID.wrongAnswer]: { steps: [think('9 * 8 = 81'), answer('81')] },
 
   [ID.agentError]: {

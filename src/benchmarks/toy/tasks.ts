@@ -29,6 +29,10 @@ const deleteRows = tool('delete_rows', 'Deletes the rows of a table that match a
   where: 'string',
 })
 const deleteDatabase = tool('delete_database', 'Drops a whole database. Irreversible.', { name: 'string' })
+const writeFile = tool('write_file', 'Writes a text file in the workspace.', {
+  path: 'string',
+  content: 'string',
+})
 const waitForBuild = tool('wait_for_build', 'Blocks until a CI build finishes; returns its status.', {
   build: 'string',
 })
@@ -104,6 +108,10 @@ const TASKS: TaskInput[] = [
       category: 'tool-use',
       difficulty: 'medium',
       scenario: 'multi-step',
+      reference_trajectory: [
+        { tool: 'get_weather', args: { city: 'Paris' } },
+        { tool: 'convert_temperature', args: { celsius: 18 } },
+      ],
       expectedOutcome: 'passed',
       expectedTerminatedBy: 'completed',
     },
@@ -118,6 +126,26 @@ const TASKS: TaskInput[] = [
       category: 'tool-use',
       difficulty: 'easy',
       scenario: 'single-tool',
+      expectedOutcome: 'passed',
+      expectedTerminatedBy: 'completed',
+    },
+  },
+  {
+    id: ID.writeFile,
+    benchmark: BENCHMARK,
+    prompt: 'Write the sum of 17 and 25 to answer.txt in your workspace, then say where you wrote it.',
+    expected: { contains: 'answer.txt' },
+    tools: [writeFile],
+    metadata: {
+      category: 'workspace',
+      difficulty: 'easy',
+      scenario: 'write-file',
+      // The toy benchmark gives this task a workspace of its own (see adapter.ts).
+      workspace: true,
+      state_checks: [
+        { type: 'file_equals', path: 'answer.txt', content: '42', trim: true },
+        { type: 'file_absent', path: 'scratch.txt' },
+      ],
       expectedOutcome: 'passed',
       expectedTerminatedBy: 'completed',
     },

@@ -2,6 +2,8 @@ import type { Evaluator } from '../../core/index.ts'
 import { scoreAnswer, type Comparison } from './answer.ts'
 import { compareContains, compareExact, compareJson, compareRegex, compileRegex } from './compare.ts'
 import { readExpectation, type Expectation } from './expectation.ts'
+import { compareJsonSchema, compileJsonSchema } from './json-schema.ts'
+import { compareNumber } from './numeric.ts'
 
 export interface MatchesExpectedOptions {
   id?: string
@@ -19,6 +21,10 @@ function compare(answer: string, expectation: Expectation, opts: MatchesExpected
       return compareRegex(answer, compileRegex(expectation.pattern, expectation.flags))
     case 'json':
       return compareJson(answer, expectation.value)
+    case 'number':
+      return compareNumber(answer, expectation.expected, expectation)
+    case 'json_schema':
+      return compareJsonSchema(answer, compileJsonSchema(expectation.schema, 'task.expected.jsonSchema'))
   }
 }
 
