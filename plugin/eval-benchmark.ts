@@ -47,8 +47,11 @@ export interface EvalBenchmarkOptions {
   /** Trials per task (each is its own Vitest case). */
   trials?: number
   gate?: Gate
-  /** Extra assertions per trial, e.g. trace matchers. Must be synchronous. */
-  assert?: (trial: FinishedTrial, expect: ExpectStatic) => void
+  /**
+   * Extra assertions per trial, e.g. trace matchers. May be async (for `await expect(trial).toSatisfyJudge(…)`);
+   * every async matcher in it must be awaited, or Vitest fails the case for the assertion it never saw end.
+   */
+  assert?: (trial: FinishedTrial, expect: ExpectStatic) => void | Promise<void>
 }
 
 /**
@@ -102,7 +105,7 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
           // (JUnit properties, GitHub Actions notices, the HTML reporter).
           if (typeof gate === 'object') await context.annotate(trialHeadline(handed), 'agentevalops')
           // The case's own expect is built on first access, at a cost that shows over thousands of trials.
-          if (options.assert) options.assert({ task, record: handed, result, events }, context.expect)
+          if (options.assert) await options.assert({ task, record: handed, result, events }, context.expect)
           if (gate === 'each' && !handed.passed)
             throw new TrialFailure(`trial did not pass\n${explainTrial(handed)}`)
         })

@@ -1,13 +1,25 @@
 import { expect } from 'vitest'
 import type { MatcherState } from 'vitest'
-import type { TerminatedBy, TraceEvent } from '../src/core/index.ts'
+import {
+  AgentResult,
+  type TaskSpec,
+  type TerminatedBy,
+  type ToolSpec,
+  type TraceEvent,
+} from '../src/core/index.ts'
 import {
   checkCallsTool,
   checkCallsToolsInOrder,
   checkPolicyPasses,
   checkTerminatedWith,
+  checkTrajectory,
+  checkValidToolCalls,
   checkWithinBudget,
   findLoops,
+  runJudge,
+  type LlmJudgeOptions,
+  type ReferenceCall,
+  type TrajectoryOptions,
 } from '../src/evaluators/index.ts'
 
 /** What the trace matchers accept: the events of one trial, or anything that carries them. */
@@ -20,9 +32,23 @@ export interface Budget {
   turns?: number
 }
 
-/** Synchronous on purpose: an un-awaited async matcher passes silently in Vitest. */
+/** Options of `toSatisfyJudge`: the judge's own, plus the score the trial must reach. */
+export type JudgeMatcherOptions = Omit<LlmJudgeOptions, 'rubric'> & {
+  /** Pass when the judge's score is at least this; without it, the judge's own pass/fail verdict decides. */
+  threshold?: number
+}
+
+/**
+ * Synchronous on purpose: an un-awaited async matcher passes silently in Vitest. The one exception,
+ * `toSatisfyJudge`, calls a model and must be awaited: `await expect(trial).toSatisfyJudge(rubric)`.
+ */
 export interface TraceMatchers<R = unknown> {
   toHaveNoLoops: (options?: { minRepeats?: number }) => R
+  toMatchTrajectory: (reference: ReferenceCall[], options?: Partial<TrajectoryOptions>) => R
+  /** Against `tools`, or the received trial's `task.tools`. */
+  toHaveValidToolCalls: (tools?: ToolSpec[]) => R
+  /** Async: await it. The received value is a trial ({ task, events, result? }), e.g. the one `assert` gets. */
+  toSatisfyJudge: (rubric: string, options?: JudgeMatcherOptions) => Promise<R>
   toCallTool: (name: string, args?: Record<string, unknown>) => R
   toCallToolsInOrder: (names: string[], options?: { mode?: 'exact' | 'subsequence' }) => R
   toStayWithinBudget: (budget: Budget) => R
@@ -60,6 +86,36 @@ function wallTimeOf(received: unknown): { wallSeconds: number } | null {
   return typeof wallSeconds === 'number' ? { wallSeconds } : null
 }
 
+/** The task a received trial carries; matchers that need one say so by name. */
+function taskOf(received: unknown, matcher: string): TaskSpec | undefined {
+  if (Array.isArray(received) || !received || typeof received !== 'object') return undefined
+  const task = (received as { task?: unknown }).task
+  if (task === undefined) return undefined
+  if (task && typeof task === 'object' && typeof (task as { id?: unknown }).id === 'string')
+    return task as TaskSpec
+  throw new TypeError(`${matcher}: the received trial's task is not a task`)
+}
+
+/** The result a received trial carries, or one read from its events (final answer, terminal event). */
+function resultOf(received: unknown, events: readonly TraceEvent[]): AgentResult {
+  const given = (received as { result?: unknown }).result
+  const parsed = AgentResult.safeParse(given)
+  if (parsed.success) return parsed.data
+  const answer = events.filter((e) => e.kind === 'agent.final_answer').at(-1)
+  const terminal = events.find((e) => e.kind === 'agent.terminal')
+  return {
+    success: terminal?.kind === 'agent.terminal' ? terminal.payload.success : answer !== undefined,
+    finalAnswer: answer?.kind === 'agent.final_answer' ? answer.payload.answer : null,
+    artifacts: [],
+    error: terminal?.kind === 'agent.terminal' ? terminal.payload.error : null,
+    totalCostUsd: 0,
+    totalTokens: 0,
+    turns: 0,
+    wallSeconds: 0,
+    terminatedBy: terminal?.kind === 'agent.terminal' ? terminal.payload.terminatedBy : 'completed',
+  }
+}
+
 /** Adapts a trace check to a matcher result; `notMessage` explains a pass when the assertion was negated. */
 function toResult(this: MatcherState, check: Check, notMessage: string) {
   return { pass: check.pass, message: () => (this.isNot ? notMessage : check.message) }
@@ -69,6 +125,53 @@ expect.extend({
   toHaveNoLoops(this: MatcherState, received: unknown, options?: { minRepeats?: number }) {
     const check = findLoops(eventsOf(received, 'toHaveNoLoops'), options ?? {})
     return toResult.call(this, check, 'expected the trace to contain a tool-call loop, but it has none')
+  },
+  toMatchTrajectory(
+    this: MatcherState,
+    received: unknown,
+    reference: ReferenceCall[],
+    options?: Partial<TrajectoryOptions>,
+  ) {
+    const mode = options?.mode ?? 'exact'
+    const check = checkTrajectory(eventsOf(received, 'toMatchTrajectory'), reference, { ...options, mode })
+    return toResult.call(
+      this,
+      check,
+      `expected the tool calls not to match the reference (${mode}), but ${check.message}`,
+    )
+  },
+  toHaveValidToolCalls(this: MatcherState, received: unknown, tools?: ToolSpec[]) {
+    const events = eventsOf(received, 'toHaveValidToolCalls')
+    const defined = tools ?? taskOf(received, 'toHaveValidToolCalls')?.tools
+    if (defined === undefined) {
+      throw new TypeError(
+        'toHaveValidToolCalls: give the tool definitions, or a trial whose task has tools ({ task, events })',
+      )
+    }
+    const check = checkValidToolCalls(events, defined)
+    return toResult.call(this, check, `expected an invalid tool call, but ${check.message}`)
+  },
+  async toSatisfyJudge(
+    this: MatcherState,
+    received: unknown,
+    rubric: string,
+    options: JudgeMatcherOptions = {},
+  ) {
+    const events = eventsOf(received, 'toSatisfyJudge')
+    const task = taskOf(received, 'toSatisfyJudge')
+    if (task === undefined) {
+      throw new TypeError('toSatisfyJudge: expected a trial carrying its task ({ task, events, result? })')
+    }
+    const { threshold, ...judge } = options
+    const out = await runJudge(
+      { task, events, result: resultOf(received, events), env: {} },
+      { ...judge, rubric },
+    )
+    const pass = threshold === undefined ? out.passed : out.score >= threshold
+    const cited = out.citations?.length ? ` (cites steps ${out.citations.join(', ')})` : ''
+    const want = threshold === undefined ? 'the judge to pass the trial' : `a judge score ≥ ${threshold}`
+    const verdict = `judge score ${out.score.toFixed(2)}, ${out.passed ? 'pass' : 'fail'}${cited}: ${out.explanation}`
+    return { pass, message: () => `expected ${this.isNot ? 'not ' : ''}${want}; ${verdict}` }
   },
   toCallTool(this: MatcherState, received: unknown, name: string, args?: Record<string, unknown>) {
     const check = checkCallsTool(eventsOf(received, 'toCallTool'), name, args)

@@ -1,2 +1,5 @@
 export * from './deterministic/index.ts'
 export * from './trace-checks/index.ts'
+export * from './tool-use/index.ts'
+export * from './state/index.ts'
+export * from './llm-judge/index.ts'

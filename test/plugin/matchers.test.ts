@@ -14,16 +14,7 @@ import { runTrial, type TrialRun } from '../../src/engine/index.ts'
 import { toolAccess } from '../../src/policy/index.ts'
 import { MemoryTraceStore } from '../../src/stores/index.ts'
 import { ev, trace } from '../evaluators/trace-fixture.ts'
-
-/** The message of the assertion error `assertion` throws; fails the test when it does not throw. */
-function failureOf(assertion: () => void): string {
-  try {
-    assertion()
-  } catch (error) {
-    return (error as Error).message
-  }
-  throw new Error('expected the assertion to fail, but it passed')
-}
+import { failureOf } from './failure-of.ts'
 
 // A clean two-tool trace: steps 1 and 3 are the tool calls, 6 the terminal event.
 const clean = trace(

@@ -7,7 +7,6 @@ export { readExpectation, type Expectation } from './expectation.ts'
 export { numericMatch, extractNumber, type NumericMatchOptions, type NumericTolerance } from './numeric.ts'
 export {
   jsonSchemaValid,
-  compileJsonSchema,
   describeSchemaErrors,
   type JsonSchemaValidOptions,
   type JsonSchemaObject,

@@ -1,5 +1,6 @@
-import { Ajv, type ValidateFunction } from 'ajv'
-import { AgentEvalOpsError, type Evaluator, type JsonValue, type TaskSpec } from '../../core/index.ts'
+import type { ValidateFunction } from 'ajv'
+import type { Evaluator, JsonValue, TaskSpec } from '../../core/index.ts'
+import { compileJsonSchema } from '../json-schema.ts'
 import { quote, scoreAnswer, type Comparison } from './answer.ts'
 import { expectationOfKind } from './expectation.ts'
 
@@ -11,27 +12,8 @@ export interface JsonSchemaValidOptions {
   schema?: JsonSchemaObject
 }
 
-// strict: false — real-world schemas carry keywords Ajv does not know (examples, x-*), which must not fail a run.
-const ajv = new Ajv({ allErrors: true, strict: false })
-// Tasks of one dataset share a handful of schemas: compile each once, keyed by its canonical text.
-const compiled = new Map<string, ValidateFunction>()
-
-/** Compiles `schema`, or throws CONFIG_INVALID naming `owner`: a broken schema is the config's fault, not the agent's. */
-export function compileJsonSchema(schema: JsonSchemaObject, owner: string): ValidateFunction {
-  const key = JSON.stringify(schema)
-  const cached = compiled.get(key)
-  if (cached) return cached
-  try {
-    const validate = ajv.compile(schema)
-    compiled.set(key, validate)
-    return validate
-  } catch (e) {
-    throw new AgentEvalOpsError('CONFIG_INVALID', `${owner}: invalid JSON Schema: ${(e as Error).message}`, {
-      hint: 'Fix the schema (JSON Schema draft-07); check it with any JSON Schema validator.',
-      cause: e,
-    })
-  }
-}
+export const SCHEMA_HINT =
+  'Fix the schema: it must be a valid JSON Schema (draft-07, or 2020-12 when its $schema says so).'
 
 /** Ajv's errors as short "path: message" lines; the root is shown as "(root)". */
 export function describeSchemaErrors(validate: ValidateFunction): string[] {
@@ -54,14 +36,16 @@ export function compareJsonSchema(answer: string, validate: ValidateFunction): C
 
 function fromTask(task: TaskSpec, id: string): ValidateFunction {
   const { schema } = expectationOfKind(task, id, ['json_schema'])
-  return compileJsonSchema(schema, `task ${JSON.stringify(task.id)}`)
+  return compileJsonSchema(schema, `task ${JSON.stringify(task.id)}: invalid JSON Schema`, SCHEMA_HINT)
 }
 
 /** Passes when the answer is JSON that the schema accepts: the shape is right, whatever the values. */
 export function jsonSchemaValid(opts: JsonSchemaValidOptions = {}): Evaluator {
   const id = opts.id ?? 'json-schema'
   const fixed =
-    opts.schema === undefined ? undefined : compileJsonSchema(opts.schema, `evaluator ${JSON.stringify(id)}`)
+    opts.schema === undefined
+      ? undefined
+      : compileJsonSchema(opts.schema, `evaluator ${JSON.stringify(id)}: invalid JSON Schema`, SCHEMA_HINT)
   return {
     id,
     kind: 'deterministic',

@@ -2,7 +2,8 @@ import type { Evaluator } from '../../core/index.ts'
 import { scoreAnswer, type Comparison } from './answer.ts'
 import { compareContains, compareExact, compareJson, compareRegex, compileRegex } from './compare.ts'
 import { readExpectation, type Expectation } from './expectation.ts'
-import { compareJsonSchema, compileJsonSchema } from './json-schema.ts'
+import { compileJsonSchema } from '../json-schema.ts'
+import { compareJsonSchema, SCHEMA_HINT } from './json-schema.ts'
 import { compareNumber } from './numeric.ts'
 
 export interface MatchesExpectedOptions {
@@ -24,7 +25,10 @@ function compare(answer: string, expectation: Expectation, opts: MatchesExpected
     case 'number':
       return compareNumber(answer, expectation.expected, expectation)
     case 'json_schema':
-      return compareJsonSchema(answer, compileJsonSchema(expectation.schema, 'task.expected.jsonSchema'))
+      return compareJsonSchema(
+        answer,
+        compileJsonSchema(expectation.schema, 'task.expected.jsonSchema: invalid JSON Schema', SCHEMA_HINT),
+      )
   }
 }
 

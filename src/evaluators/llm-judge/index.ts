@@ -1,0 +1,10 @@
+export {
+  llmJudge,
+  runJudge,
+  DEFAULT_JUDGE_MODEL,
+  DEFAULT_JUDGE_MAX_TOKENS,
+  type LlmJudgeOptions,
+} from './judge.ts'
+export { JUDGE_RULES, type JudgeRule } from './aggregate.ts'
+export { JudgeVerdict, parseVerdict } from './verdict.ts'
+export { JUDGE_SYSTEM_PROMPT } from './prompt.ts'

@@ -1,0 +1,247 @@
+import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk'
+import { z } from 'zod'
+import { AgentEvalOpsError, errorMessage } from '../core/index.ts'
+import type { TokenUsage } from './pricing.ts'
+
+/**
+ * A non-streaming Messages request. `temperature` is no longer in the SDK's types (the API deprecated it), but the
+ * SDK sends any body field it is given, so a caller that wants it can still ask for it.
+ */
+export type MessagesRequest = Anthropic.MessageCreateParamsNonStreaming & { temperature?: number }
+export type MessagesResponse = Anthropic.Message
+
+/** How one HTTP attempt ended: what a caller needs to record it as a trace event. */
+export interface AttemptInfo {
+  /** From 1, per callMessages() call. */
+  attempt: number
+  status: 'ok' | 'error'
+  latencyMs: number
+  /** On `ok`: the tokens the API billed. */
+  usage?: TokenUsage
+  /** On `error`: what went wrong, with any credential of the client redacted. */
+  error?: string
+  /** On `error`, when the server answered at all. */
+  httpStatus?: number
+  /** On a retried `error`: how long we wait before the next attempt. */
+  retryInMs?: number
+}
+
+export interface CallMessagesOptions {
+  signal?: AbortSignal | undefined
+  /** HTTP attempts in all, the first included (default 3). */
+  maxAttempts?: number | undefined
+  onAttempt?: ((info: AttemptInfo) => void) | undefined
+  /** Waits between attempts; must reject promptly when `signal` aborts. Injectable so tests need not wait. */
+  sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined
+  /** First backoff delay, doubled on each retry (default 500 ms). */
+  baseDelayMs?: number | undefined
+  /** No wait is longer, whatever `retry-after` asks (default 30 s). */
+  maxDelayMs?: number | undefined
+  /** Per attempt; the SDK's own default (10 min) otherwise. */
+  timeoutMs?: number | undefined
+}
+
+export const DEFAULT_MAX_ATTEMPTS = 3
+export const DEFAULT_BASE_DELAY_MS = 500
+export const DEFAULT_MAX_DELAY_MS = 30_000
+
+// Enough of a Message to use it: a 200 whose body is HTML from a proxy, or JSON of another shape, is not one.
+const MessageShape = z.looseObject({
+  content: z.array(z.looseObject({ type: z.string() })),
+  usage: z.looseObject({ input_tokens: z.number(), output_tokens: z.number() }),
+})
+
+interface Failure {
+  message: string
+  retryable: boolean
+  httpStatus?: number
+  retryAfterMs?: number
+}
+
+/**
+ * One Messages API call, retried by us rather than by the SDK so each attempt can be seen (and costed) in the
+ * trace: 429, 529, other 5xx, connection failures and unreadable bodies are retried with exponential backoff (or
+ * the server's `retry-after`); any other 4xx is not. Exhausted or not retryable → INFRA_FAILURE; aborted →
+ * RUN_ABORTED.
+ */
+export async function callMessages(
+  client: Anthropic,
+  request: MessagesRequest,
+  options: CallMessagesOptions = {},
+): Promise<MessagesResponse> {
+  const { signal, onAttempt } = options
+  const maxAttempts = positiveInt('maxAttempts', options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS)
+  const sleep = options.sleep ?? abortableSleep
+  const secrets = [client.apiKey, client.authToken].filter((s): s is string => typeof s === 'string')
+  const redact = (text: string): string => redactSecrets(text, secrets)
+
+  for (let attempt = 1; ; attempt++) {
+    throwIfAborted(signal, request.model)
+    const started = performance.now()
+    const latencyMs = (): number => Math.round((performance.now() - started) * 1000) / 1000
+    let raw: unknown
+    let thrown: { error: unknown } | undefined
+    try {
+      // maxRetries 0 per request: a caller's client may have the SDK's default of 2, which would hide attempts.
+      raw = await client.messages.create(request, {
+        maxRetries: 0,
+        ...(signal ? { signal } : {}),
+        ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+      })
+    } catch (e) {
+      thrown = { error: e }
+    }
+    if (thrown && (signal?.aborted || thrown.error instanceof APIUserAbortError)) {
+      onAttempt?.({ attempt, status: 'error', latencyMs: latencyMs(), error: 'aborted' })
+      throw aborted(request.model, thrown.error)
+    }
+    if (!thrown && MessageShape.safeParse(raw).success) {
+      const message = raw as MessagesResponse
+      onAttempt?.({ attempt, status: 'ok', latencyMs: latencyMs(), usage: usageOf(message.usage) })
+      return message
+    }
+    const failure: Failure = thrown
+      ? classify(thrown.error)
+      : { message: `malformed response body: ${describeBody(raw)}`, retryable: true }
+
+    const last = attempt >= maxAttempts || !failure.retryable
+    const retryInMs = last ? undefined : retryDelayMs(attempt, failure.retryAfterMs, options)
+    const error = redact(failure.message)
+    onAttempt?.({
+      attempt,
+      status: 'error',
+      latencyMs: latencyMs(),
+      error,
+      ...(failure.httpStatus === undefined ? {} : { httpStatus: failure.httpStatus }),
+      ...(retryInMs === undefined ? {} : { retryInMs }),
+    })
+    if (retryInMs === undefined) {
+      const why = failure.retryable ? `failed after ${attempt} attempt(s)` : 'failed (not retryable)'
+      // The SDK's error is kept for debugging, unless its text holds a credential (a server echoing the key).
+      const cause =
+        thrown && redact(errorMessage(thrown.error)) === errorMessage(thrown.error) ? thrown.error : undefined
+      throw new AgentEvalOpsError('INFRA_FAILURE', `model call to ${request.model} ${why}: ${error}`, {
+        cause,
+        ...hintFor(failure.httpStatus),
+      })
+    }
+    try {
+      await sleep(retryInMs, signal)
+    } catch (e) {
+      throw aborted(request.model, e)
+    }
+  }
+}
+
+function hintFor(status: number | undefined): { hint?: string } {
+  if (status === 401 || status === 403) return { hint: 'Check the API key (ANTHROPIC_API_KEY).' }
+  if (status === 400 || status === 404) return { hint: 'Check the model id and the request parameters.' }
+  return {}
+}
+
+function classify(e: unknown): Failure {
+  if (e instanceof APIConnectionError) return { message: `connection failed: ${e.message}`, retryable: true }
+  if (e instanceof APIError && typeof e.status === 'number') {
+    const status = e.status
+    const retryable = status === 429 || status >= 500
+    // `instanceof` leaves the class's type parameters as any; the headers are a fetch Headers when present.
+    const headers = e.headers as Headers | undefined
+    const retryAfterMs = headers ? parseRetryAfter(headers) : undefined
+    const detail = e.apiMessage ?? e.message
+    return {
+      message: `HTTP ${status}${e.type ? ` ${e.type}` : ''}: ${detail}`,
+      retryable,
+      httpStatus: status,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
+    }
+  }
+  // The SDK reads a JSON content type with response.json(): a body that is not JSON surfaces as a SyntaxError.
+  if (e instanceof SyntaxError) return { message: `malformed response body: ${e.message}`, retryable: true }
+  return { message: errorMessage(e), retryable: false }
+}
+
+/**
+ * The server's requested wait in ms: `retry-after-ms`, else `retry-after` as seconds or an HTTP date. Undefined
+ * when absent or unreadable (the caller then backs off on its own).
+ */
+export function parseRetryAfter(headers: Headers, now: number = Date.now()): number | undefined {
+  const ms = headers.get('retry-after-ms')
+  if (ms !== null && /^\s*\d+(\.\d+)?\s*$/.test(ms)) return Number(ms)
+  const value = headers.get('retry-after')?.trim()
+  if (!value) return undefined
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000
+  // An HTTP date names its month and zone; V8's Date.parse would also read "-3" or "2026" as dates.
+  if (!/[a-z]/i.test(value)) return undefined
+  const date = Date.parse(value)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
+/** The wait before attempt `attempt + 1`: the server's, else exponential backoff with jitter; capped either way. */
+export function retryDelayMs(
+  attempt: number,
+  retryAfterMs: number | undefined,
+  options: Pick<CallMessagesOptions, 'baseDelayMs' | 'maxDelayMs'> = {},
+): number {
+  const cap = options.maxDelayMs ?? DEFAULT_MAX_DELAY_MS
+  if (retryAfterMs !== undefined) return Math.min(cap, retryAfterMs)
+  const base = options.baseDelayMs ?? DEFAULT_BASE_DELAY_MS
+  // Jitter keeps parallel workers that failed together from retrying in lockstep.
+  const backoff = Math.min(cap, base * 2 ** (attempt - 1))
+  return Math.round(backoff * (1 - Math.random() * 0.25))
+}
+
+/** Replaces every occurrence of each secret (of a plausible length) with `[redacted]`. */
+export function redactSecrets(text: string, secrets: readonly (string | null | undefined)[]): string {
+  let out = text
+  for (const secret of secrets) {
+    // Very short strings would redact ordinary words; no real credential is that short.
+    if (typeof secret === 'string' && secret.length >= 8) out = out.split(secret).join('[redacted]')
+  }
+  return out
+}
+
+function usageOf(usage: Anthropic.Usage): TokenUsage {
+  return {
+    input_tokens: usage.input_tokens,
+    output_tokens: usage.output_tokens,
+    cache_creation_input_tokens: usage.cache_creation_input_tokens ?? null,
+    cache_read_input_tokens: usage.cache_read_input_tokens ?? null,
+  }
+}
+
+function describeBody(raw: unknown): string {
+  if (typeof raw === 'string') return `not JSON (${JSON.stringify(raw.slice(0, 80))})`
+  return 'JSON that is not a message'
+}
+
+function throwIfAborted(signal: AbortSignal | undefined, model: string): void {
+  if (signal?.aborted) throw aborted(model, signal.reason)
+}
+
+function aborted(model: string, cause: unknown): AgentEvalOpsError {
+  return new AgentEvalOpsError('RUN_ABORTED', `model call to ${model} aborted`, { cause })
+}
+
+function positiveInt(name: string, value: number): number {
+  if (Number.isInteger(value) && value >= 1) return value
+  throw new AgentEvalOpsError('CONFIG_INVALID', `callMessages: ${name} must be an integer ≥ 1, got ${value}`)
+}
+
+/** setTimeout that rejects as soon as `signal` aborts, so a cancelled run does not sit out a 30 s backoff. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason as Error)
+      return
+    }
+    const onAbort = (): void => {
+      clearTimeout(timer)
+      reject(signal?.reason as Error)
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
