@@ -4,22 +4,38 @@
 import { z } from 'zod'
 import { mockRunner } from '../src/agents/index.ts'
 import { toyBenchmark, toyScripts } from '../src/benchmarks/index.ts'
-import { AgentScript, JsonValue } from '../src/core/index.ts'
+import { AgentScript, JsonValue, ToolSpec } from '../src/core/index.ts'
 import { Registry, withOptions } from '../src/config/registry.ts'
 import {
   contains,
   exactMatch,
   jsonEqual,
   jsonSchemaValid,
+  llmJudge,
   matchesExpected,
   numericMatch,
   regexMatch,
+  ReferenceCall,
+  StateCheck,
+  stateBased,
+  toolUse,
+  TRACE_QUALITY_FINDING_TYPES,
+  traceQuality,
+  TRAJECTORY_MODES,
+  trajectoryMatch,
+  JUDGE_RULES,
+  type LlmJudgeOptions,
 } from '../src/evaluators/index.ts'
 import { costCeiling, toolAccess } from '../src/policy/index.ts'
 import { markdownReportGenerator } from '../src/reports/index.ts'
 import { simpleScorer } from '../src/scorers/index.ts'
 
 const evaluatorId = z.string().min(1).optional()
+
+/** Options objects without the keys left undefined: some factories reject an explicit undefined as a typo. */
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}
 
 /** Registers every built-in adapter in `registry` (source: built-in). */
 export function registerBuiltinAdapters(registry: Registry): Registry {
@@ -143,6 +159,120 @@ export function registerBuiltinAdapters(registry: Registry): Registry {
       'json-schema',
       z.strictObject({ id: evaluatorId, schema: z.record(z.string(), JsonValue).optional() }),
       (o) => jsonSchemaValid({ id: o.id, schema: o.schema }),
+    ),
+  )
+
+  registry.register(
+    'evaluator',
+    'tool-use',
+    withOptions(
+      'evaluator',
+      'tool-use',
+      z.strictObject({ id: evaluatorId, tools: z.array(ToolSpec).optional() }),
+      (o) => toolUse({ id: o.id, tools: o.tools }),
+    ),
+  )
+  registry.register(
+    'evaluator',
+    'trajectory-match',
+    withOptions(
+      'evaluator',
+      'trajectory-match',
+      z.strictObject({
+        id: evaluatorId,
+        reference: z.array(ReferenceCall).optional(),
+        mode: z.enum(TRAJECTORY_MODES).optional(),
+        // Functions cannot be written in YAML: the named matchers only.
+        args: z
+          .record(
+            z.string(),
+            z.union([z.enum(['exact', 'subset']), z.strictObject({ tolerance: z.number().nonnegative() })]),
+          )
+          .optional(),
+        require_reference: z.boolean().optional(),
+      }),
+      (o) =>
+        trajectoryMatch({
+          id: o.id,
+          reference: o.reference,
+          mode: o.mode,
+          args: o.args,
+          requireReference: o.require_reference,
+        }),
+    ),
+  )
+  registry.register(
+    'evaluator',
+    'state',
+    withOptions(
+      'evaluator',
+      'state',
+      z.strictObject({
+        id: evaluatorId,
+        checks: z.array(StateCheck).optional(),
+        command_timeout_ms: z.number().int().positive().optional(),
+      }),
+      (o) => stateBased({ id: o.id, checks: o.checks, commandTimeoutMs: o.command_timeout_ms }),
+    ),
+  )
+  registry.register(
+    'evaluator',
+    'trace-quality',
+    withOptions(
+      'evaluator',
+      'trace-quality',
+      z.strictObject({
+        id: evaluatorId,
+        min_repeats: z.number().int().min(2).optional(),
+        max_cycle_length: z.number().int().min(2).optional(),
+        min_cycle_repeats: z.number().int().min(2).optional(),
+        idempotent_tools: z.array(z.string()).optional(),
+        fail_on: z.array(z.enum(TRACE_QUALITY_FINDING_TYPES)).optional(),
+      }),
+      (o) =>
+        traceQuality(
+          definedOnly({
+            id: o.id,
+            minRepeats: o.min_repeats,
+            maxCycleLength: o.max_cycle_length,
+            minCycleRepeats: o.min_cycle_repeats,
+            idempotentTools: o.idempotent_tools,
+            failOn: o.fail_on,
+          }),
+        ),
+    ),
+  )
+  registry.register(
+    'evaluator',
+    'llm-judge',
+    withOptions(
+      'evaluator',
+      'llm-judge',
+      z.strictObject({
+        id: evaluatorId,
+        rubric: z.string().min(1),
+        model: z.string().min(1).optional(),
+        max_tokens: z.number().int().positive().optional(),
+        repeats: z.number().int().positive().optional(),
+        rule: z.enum(JUDGE_RULES).optional(),
+        threshold: z.number().min(0).max(1).optional(),
+        // The key comes from ANTHROPIC_API_KEY, never from a config file.
+        base_url: z.string().url().optional(),
+      }),
+      (o) =>
+        llmJudge(
+          definedOnly({
+            // The config id, so `evaluators: [llm-judge]` scores as "llm-judge" like every other adapter.
+            id: o.id ?? 'llm-judge',
+            rubric: o.rubric,
+            model: o.model,
+            maxTokens: o.max_tokens,
+            repeats: o.repeats,
+            rule: o.rule,
+            threshold: o.threshold,
+            baseURL: o.base_url,
+          }) as LlmJudgeOptions,
+        ),
     ),
   )
 

@@ -15,6 +15,8 @@ import {
   checkTrajectory,
   checkValidToolCalls,
   checkWithinBudget,
+  findCycles,
+  findHallucinatedToolResults,
   findLoops,
   runJudge,
   type LlmJudgeOptions,
@@ -42,8 +44,23 @@ export type JudgeMatcherOptions = Omit<LlmJudgeOptions, 'rubric'> & {
  * Synchronous on purpose: an un-awaited async matcher passes silently in Vitest. The one exception,
  * `toSatisfyJudge`, calls a model and must be awaited: `await expect(trial).toSatisfyJudge(rubric)`.
  */
+/** Repeats of one call, and cycles of calls that learn nothing new (see findLoops and findCycles). */
+export interface LoopMatcherOptions {
+  /** Identical calls that make a loop (default 3). */
+  minRepeats?: number
+  /** Only count repeats within this many consecutive tool calls. */
+  window?: number
+  /** Also fail on cycles (A, B, A, B, …) with no new observation in between (default true). */
+  cycles?: boolean
+  /** Longest cycle looked for, in calls (default 4). */
+  maxCycleLength?: number
+  /** Passes through a cycle, the first included, that make it a loop (default 3). */
+  minCycleRepeats?: number
+}
+
 export interface TraceMatchers<R = unknown> {
-  toHaveNoLoops: (options?: { minRepeats?: number }) => R
+  toHaveNoLoops: (options?: LoopMatcherOptions) => R
+  toHaveNoHallucinatedToolResults: () => R
   toMatchTrajectory: (reference: ReferenceCall[], options?: Partial<TrajectoryOptions>) => R
   /** Against `tools`, or the received trial's `task.tools`. */
   toHaveValidToolCalls: (tools?: ToolSpec[]) => R
@@ -116,15 +133,30 @@ function resultOf(received: unknown, events: readonly TraceEvent[]): AgentResult
   }
 }
 
+/** Options objects without the keys left undefined, for option parsers that reject an explicit undefined. */
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>
+}
+
 /** Adapts a trace check to a matcher result; `notMessage` explains a pass when the assertion was negated. */
 function toResult(this: MatcherState, check: Check, notMessage: string) {
   return { pass: check.pass, message: () => (this.isNot ? notMessage : check.message) }
 }
 
 expect.extend({
-  toHaveNoLoops(this: MatcherState, received: unknown, options?: { minRepeats?: number }) {
-    const check = findLoops(eventsOf(received, 'toHaveNoLoops'), options ?? {})
+  toHaveNoLoops(this: MatcherState, received: unknown, options: LoopMatcherOptions = {}) {
+    const events = eventsOf(received, 'toHaveNoLoops')
+    const { cycles = true, maxCycleLength, minCycleRepeats, ...repeatOptions } = options
+    const checks = [findLoops(events, repeatOptions)]
+    if (cycles) checks.push(findCycles(events, definedOnly({ maxCycleLength, minCycleRepeats })))
+    const failed = checks.filter((c) => !c.pass)
+    const check =
+      failed.length === 0 ? checks[0]! : { pass: false, message: failed.map((c) => c.message).join('; ') }
     return toResult.call(this, check, 'expected the trace to contain a tool-call loop, but it has none')
+  },
+  toHaveNoHallucinatedToolResults(this: MatcherState, received: unknown) {
+    const check = findHallucinatedToolResults(eventsOf(received, 'toHaveNoHallucinatedToolResults'))
+    return toResult.call(this, check, `expected a hallucinated tool result, but ${check.message}`)
   },
   toMatchTrajectory(
     this: MatcherState,

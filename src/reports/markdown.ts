@@ -178,6 +178,12 @@ function failures(trial: TrialRecord): string {
   return reasons.join('; ')
 }
 
+/** ` (steps 1, 3)`, unless the (clipped) message already names its steps. */
+function citedUnlessSaid(message: string, citations: readonly number[]): string {
+  if (citations.length === 0 || /\bsteps? \d/.test(message)) return ''
+  return ` (${steps(citations)})`
+}
+
 /** More rows than this and the report stops being read; scores.json keeps every one. */
 const MAX_FINDING_ROWS = 200
 
@@ -193,10 +199,10 @@ function findingsTable(trials: readonly TrialRecord[]): string {
       const details =
         score.error !== null
           ? [clip(score.error, 100)]
-          : score.findings.map(
-              (f) =>
-                `${f.type}: ${clip(f.message, 80)}${f.citations.length ? ` (${steps(f.citations)})` : ''}`,
-            )
+          : score.findings.map((f) => {
+              const text = clip(f.message, 80)
+              return `${f.type}: ${text}${citedUnlessSaid(text, f.citations)}`
+            })
       if (details.length === 0 && score.passed) continue
       if (details.length === 0) details.push(clip(score.explanation, 100))
       rows.push([

@@ -171,7 +171,7 @@ describe('agentevalops run configs/<toy>.yaml (child processes)', { timeout: 90_
     brokenViaVitest.result.catch(() => {})
   })
 
-  it('toy_smoke exits 0 with one valid bundle of the six passing tasks, its labels, hash and replay', async () => {
+  it('toy_smoke exits 0 with one valid bundle of the seven passing tasks, its labels, hash and replay', async () => {
     const { result, dir } = await onlyBundle(runs.toy_smoke!, 0)
     const scores = await readScores(dir)
     const passing = toyTasks().filter((t) => t.metadata.expectedOutcome === 'passed')
@@ -182,7 +182,7 @@ describe('agentevalops run configs/<toy>.yaml (child processes)', { timeout: 90_
       status: 'complete',
       labels: { purpose: 'smoke', config: 'toy-smoke' },
       vitestProject: 'evals',
-      trialCount: 6,
+      trialCount: 7,
     })
     const replay = await readFile(join(dir, 'replay_command.txt'), 'utf8')
     expect(replay.split('\n')[1]).toBe('npx agentevalops run configs/toy_smoke.yaml')
@@ -266,7 +266,7 @@ describe('agentevalops run configs/<toy>.yaml (child processes)', { timeout: 90_
     expect(await readMetadata(dir)).toMatchObject({ testNamePattern: 'arith-add', vitestProject: 'evals' })
     // The dot reporter, not the default one (which lists each test file with a ✓).
     expect(result.stdout).not.toMatch(/✓ .*config-eval/)
-    expect(result.stdout).toContain('Tests  1 passed | 5 skipped (6)')
+    expect(result.stdout).toContain('Tests  1 passed | 6 skipped (7)')
     const replay = await readFile(join(dir, 'replay_command.txt'), 'utf8')
     expect(replay.split('\n')[1]).toBe('npx agentevalops run configs/toy_smoke.yaml -t arith-add')
   })
@@ -281,7 +281,7 @@ describe('agentevalops run configs/<toy>.yaml (child processes)', { timeout: 90_
       const replay = await readFile(join(dir, 'replay_command.txt'), 'utf8')
       expect(replay.split('\n')[1]).toBe(`npx agentevalops run configs/toy_smoke.yaml --shard=${i + 1}/2`)
     }
-    expect(taskSets.map((s) => s.length)).toEqual([3, 3])
+    expect(taskSets.map((s) => s.length)).toEqual([4, 3])
     const passing = toyTasks().filter((t) => t.metadata.expectedOutcome === 'passed')
     expect(taskSets.flat().sort()).toEqual(passing.map((t) => t.id).sort())
   })

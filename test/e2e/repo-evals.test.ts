@@ -65,7 +65,7 @@ async function onlyBundle(run: Run): Promise<{ result: VitestResult; dir: string
 }
 
 describe('vitest run --project evals (the repo)', { timeout: 50_000 }, () => {
-  it('exits 0 and writes one valid bundle of all 15 toy trials, with per-task lines on stdout', async () => {
+  it('exits 0 and writes one valid bundle of all 15 toy trials and the 3 judged ones, with per-task lines on stdout', async () => {
     const { result, dir } = await onlyBundle(full)
 
     const validated = await validateWithCli(dir)
@@ -73,9 +73,16 @@ describe('vitest run --project evals (the repo)', { timeout: 50_000 }, () => {
 
     const scores = await readScores(dir)
     expect(scores.runId).toBe(basename(dir))
-    expect(scores.trials).toHaveLength(15)
-    expect(scores.trials.map((t) => t.taskId).sort()).toEqual(Object.values(TOY_TASK_IDS).sort())
-    expect(new Set(scores.trials.map((t) => t.benchmark.id))).toEqual(new Set(['toy']))
+    const toy = scores.trials.filter((t) => t.benchmark.id === 'toy')
+    expect(toy.map((t) => t.taskId).sort()).toEqual(Object.values(TOY_TASK_IDS).sort())
+    // evals/judge.eval.ts: the LLM judge against its fake Messages API, in the same run and bundle.
+    const judged = scores.trials.filter((t) => t.benchmark.id === 'judge-demo')
+    expect(judged.map((t) => `${t.taskId}:${t.outcome}`).sort()).toEqual([
+      'judge-capital:passed',
+      'judge-city-of-light:passed',
+      'judge-wrong-city:failed',
+    ])
+    expect(scores.trials).toHaveLength(toy.length + judged.length)
 
     // Every toy task ends the way its scenario says; the console summary lists each one.
     for (const task of toyTasks()) {
@@ -174,7 +181,7 @@ describe('vitest run --project evals (the repo)', { timeout: 50_000 }, () => {
   it('--reporter=default --reporter=junit: writes the JUnit XML and still our bundle', async () => {
     const { dir } = await onlyBundle(junit)
     expect((await validateWithCli(dir)).code).toBe(0)
-    expect((await readScores(dir)).trials).toHaveLength(15)
+    expect((await readScores(dir)).trials.filter((t) => t.benchmark.id === 'toy')).toHaveLength(15)
 
     const xml = await readFile(junit.xml, 'utf8')
     expect(xml).toMatch(/^<\?xml/)
@@ -185,6 +192,6 @@ describe('vitest run --project evals (the repo)', { timeout: 50_000 }, () => {
     expect(testcases.some((name) => name?.includes('gate: pass rate'))).toBe(true)
     // Under the aggregate gate every trial case passes, so each says how its trial went as a JUnit property.
     expect(xml).toMatch(/<property name="agentevalops" value="policy_violation · score 1\.00 · completed"/)
-    expect(xml).toMatch(/<property name="agentevalops" value="limit_exceeded · score 0\.00 · limit_time"/)
+    expect(xml).toMatch(/<property name="agentevalops" value="limit_exceeded · score 0\.80 · limit_time"/)
   })
 })

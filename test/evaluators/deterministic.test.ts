@@ -1,11 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import {
-  EvaluatorScore,
-  isAgentEvalOpsError,
-  type Evaluator,
-  type JsonValue,
-  type TrialView,
-} from '../../src/core/index.ts'
+import type { JsonValue, TrialView } from '../../src/core/index.ts'
 import {
   contains,
   exactMatch,
@@ -18,6 +12,7 @@ import {
   regexMatch,
 } from '../../src/evaluators/index.ts'
 import { ev, trace, viewOf } from './trace-fixture.ts'
+import { configError, evaluateChecked } from './evaluate.ts'
 
 /** A trial whose answer is `answer` (step 2), against a task expecting `expected`. */
 function answered(answer: string, expected?: JsonValue): TrialView {
@@ -30,22 +25,7 @@ function noAnswer(expected: JsonValue): TrialView {
   return viewOf(trace(ev.model(), ev.terminal('limit_tokens')), { task: { expected } })
 }
 
-async function score(evaluator: Evaluator, view: TrialView) {
-  const s = await evaluator.evaluate(view)
-  // Whatever the evaluator returns must be a valid score once the engine stamps its id, kind and latency.
-  EvaluatorScore.parse({ ...s, evaluatorId: evaluator.id, kind: evaluator.kind, latencyMs: 0 })
-  return s
-}
-
-async function configError(run: () => unknown): Promise<string> {
-  try {
-    await run()
-  } catch (e) {
-    expect(isAgentEvalOpsError(e, 'CONFIG_INVALID')).toBe(true)
-    return (e as Error).message
-  }
-  return expect.unreachable('expected a CONFIG_INVALID error')
-}
+const score = evaluateChecked
 
 describe('exactMatch', () => {
   it('passes an equal answer after trimming, scoring 1 and citing the final answer step', async () => {

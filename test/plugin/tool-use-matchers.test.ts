@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import '../../plugin/matchers.ts'
 import { defineTask, type ToolSpec } from '../../src/core/index.ts'
+import type { ReferenceCall } from '../../src/evaluators/index.ts'
 import { ev, trace } from '../evaluators/trace-fixture.ts'
 import { failureOf } from './failure-of.ts'
 
@@ -33,7 +34,7 @@ const broken = trace(
 )
 
 describe('toMatchTrajectory', () => {
-  const reference = [
+  const reference: ReferenceCall[] = [
     { tool: 'search', args: { q: 'vitest' } },
     { tool: 'fetch', args: { url: 'https://vitest.dev' } },
   ]

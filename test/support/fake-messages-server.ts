@@ -48,7 +48,7 @@ export interface FakeServerOptions {
    * Answers every request the queue has no reply for. For concurrent callers (an eval file's trials), whose
    * order a queue cannot know: the reply is built from the request itself.
    */
-  responder?: (request: RecordedRequest) => ScriptedReply
+  responder?: (request: RecordedRequest) => Reply
 }
 
 const ContentBlockParam = z.looseObject({ type: z.string().min(1) })
@@ -163,7 +163,10 @@ export class FakeMessagesServer {
       this.send(res, recorded, errorReply(500, 'api_error', `fake-messages-server: ${message}`))
       return
     }
-    this.send(res, recorded, typeof next === 'function' ? next(recorded) : next)
+    let reply = typeof next === 'function' ? next(recorded) : next
+    // A responder may hand back a builder (textReply echoes the request's model): resolve it once more.
+    if (typeof reply === 'function') reply = reply(recorded)
+    this.send(res, recorded, reply)
   }
 
   private refusal(

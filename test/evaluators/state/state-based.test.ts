@@ -12,6 +12,7 @@ import {
 } from '../../../src/core/index.ts'
 import { stateBased, StateCheck, type StateBasedOptions } from '../../../src/evaluators/state/index.ts'
 import { ev, trace, viewOf } from '../trace-fixture.ts'
+import { configError } from '../evaluate.ts'
 
 let ws: string
 let outside: string
@@ -67,16 +68,6 @@ async function expectFinding(check: StateCheck, type: string): Promise<string> {
   expect(s).toMatchObject({ score: 0, passed: false })
   expect(s.findings.map((f) => f.type)).toEqual([type])
   return s.findings[0]!.message
-}
-
-async function configError(run: () => unknown): Promise<string> {
-  try {
-    await run()
-  } catch (e) {
-    expect(isAgentEvalOpsError(e, 'CONFIG_INVALID')).toBe(true)
-    return (e as Error).message
-  }
-  return expect.unreachable('expected a CONFIG_INVALID error')
 }
 
 describe('stateBased: file_exists / file_absent', () => {

@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import {
-  EvaluatorScore,
-  isAgentEvalOpsError,
-  type Evaluator,
-  type JsonValue,
-  type TaskSpec,
-  type ToolSpec,
-  type TrialView,
-} from '../../../src/core/index.ts'
+import { isAgentEvalOpsError, type JsonValue, type TaskSpec, type ToolSpec } from '../../../src/core/index.ts'
 import { toolUse, trajectoryMatch } from '../../../src/evaluators/tool-use/index.ts'
 import { ev, trace, viewOf } from '../trace-fixture.ts'
+import { evaluateChecked, rejection } from '../evaluate.ts'
 
 const tools: ToolSpec[] = [
   {
@@ -43,21 +36,7 @@ const bad = trace(
   ev.answer('done'), // 7
 )
 
-async function run(evaluator: Evaluator, view: TrialView) {
-  const out = await evaluator.evaluate(view)
-  // Whatever it returns must make a valid score once the engine adds its fields.
-  EvaluatorScore.parse({ ...out, evaluatorId: evaluator.id, kind: evaluator.kind, latencyMs: 0 })
-  return out
-}
-
-async function rejection(fn: () => unknown): Promise<unknown> {
-  try {
-    await fn()
-  } catch (e) {
-    return e
-  }
-  return undefined
-}
+const run = evaluateChecked
 
 describe('toolUse', () => {
   it('scores valid calls / all calls, citing and explaining each finding', async () => {
