@@ -142,6 +142,19 @@ describe('vitest run --project evals (the repo)', { timeout: 50_000 }, () => {
       ),
     ).toBe(true)
 
+    // report.md lists what each evaluator found, with the steps: the loop as trace-quality saw it.
+    const report = await readFile(join(dir, 'report.md'), 'utf8')
+    const loopRow = report.split('\n').find((line) => line.startsWith('| tool-loop | 0 | trace-quality |'))
+    expect(loopRow).toContain(`steps ${searchSteps.join(', ')}`)
+    expect(loopRow).toContain('repeated_call: tool "search" called 4 times')
+    // The write-file task's workspace was judged by the state evaluator, and it passed.
+    expect(
+      trialOf(scores, TOY_TASK_IDS.writeFile).scores.find((sc) => sc.kind === 'state_based'),
+    ).toMatchObject({
+      passed: true,
+      score: 1,
+    })
+
     // cost / token / time limits: in the record and in the trace's terminal event.
     const limitTasks = [
       [TOY_TASK_IDS.costCeiling, 'limit_cost'],
