@@ -30,9 +30,20 @@ export interface EmitUsage {
   costUsd?: number
 }
 
+/** What a trial has used so far, as the engine counts it from the emitted events. */
+export interface UsageSoFar {
+  tokens: number
+  costUsd: number
+  turns: number
+  /** Since the run phase started. */
+  wallSeconds: number
+}
+
 /** Handed to a runner for one trial. */
 export interface RunContext {
   readonly limits: ResourceLimits
+  /** The budget spent so far: a runner can stop cleanly before a limit instead of being stopped at it. */
+  usage(): UsageSoFar
   /** Aborted when a limit is reached or the run is cancelled: pass it to every await that can take long. */
   readonly signal: AbortSignal
   /**

@@ -32,8 +32,15 @@ export class RunControl {
     private readonly limits: ResourceLimits,
     private readonly warn: (msg: string) => void,
   ) {
+    const started = performance.now()
     this.context = {
       limits,
+      usage: () => ({
+        tokens: this.meter.tokens,
+        costUsd: this.meter.costUsd,
+        turns: this.meter.turns,
+        wallSeconds: (performance.now() - started) / 1000,
+      }),
       signal: this.controller.signal,
       emit: (kind, payload, usage) => this.emit(kind, payload, usage),
     }

@@ -43,7 +43,8 @@ function trial(runner: ReturnType<typeof mockRunner>, limits = {}) {
 /** A bare RunContext, for driving the runner without the engine. */
 function bareContext(signal: AbortSignal): RunContext & { emitted: string[] } {
   const emitted: string[] = []
-  return { limits: {}, signal, emitted, emit: (kind) => emitted.push(kind) - 1 }
+  const usage = () => ({ tokens: 0, costUsd: 0, turns: 0, wallSeconds: 0 })
+  return { limits: {}, usage, signal, emitted, emit: (kind) => emitted.push(kind) - 1 }
 }
 
 describe('mockRunner', () => {

@@ -31,6 +31,28 @@ describe('runTrial limits', () => {
     expect(isAgentEvalOpsError(thrown[0], 'LIMIT_REACHED')).toBe(true)
   })
 
+  it('lets the runner read what it has spent, so it can stop before a limit', async () => {
+    const seen: ReturnType<RunContext['usage']>[] = []
+    const runner = inlineRunner(async (ctx) => {
+      seen.push(ctx.usage())
+      ctx.emit('agent.model_call', { text: 'a' }, { tokens: 30, costUsd: 0.01 })
+      ctx.emit('agent.tool_call', { tool: 't', args: {} })
+      await sleep(20)
+      seen.push(ctx.usage())
+      ctx.emit('agent.model_call', { text: 'b' }, { tokens: 30, costUsd: 0.01 })
+      seen.push(ctx.usage())
+      return { finalAnswer: 'done' }
+    })
+    const { result } = await runTrial(baseOptions({ runner }))
+    expect(seen.map(({ wallSeconds: _, ...u }) => u)).toEqual([
+      { tokens: 0, costUsd: 0, turns: 0 },
+      { tokens: 30, costUsd: 0.01, turns: 1 },
+      { tokens: 60, costUsd: 0.02, turns: 2 },
+    ])
+    expect(seen[1]!.wallSeconds).toBeGreaterThanOrEqual(0.01)
+    expect(seen[2]!.wallSeconds).toBeLessThanOrEqual(result!.wallSeconds + 0.001)
+  })
+
   it('allows usage exactly at a limit', async () => {
     const { result } = await runTrial(
       baseOptions({ runner: spendingRunner(2, { tokens: 50 }), limits: { maxTokens: 100 } }),
