@@ -55,6 +55,8 @@ export interface RunContext {
     payload: TracePayload<K>,
     usage?: EmitUsage,
   ): number
+  /** A problem worth a line in the trial's warnings that does not fail it (e.g. a model with no known price). */
+  warn(message: string): void
 }
 
 /** What the runner returns; the engine turns it into an AgentResult with usage it measured itself. */

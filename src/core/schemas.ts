@@ -85,6 +85,13 @@ export const TracePayloads = {
     outputTokens: count.optional(),
     stopReason: z.string().optional(),
     text: z.string().optional(),
+    /**
+     * `error` marks an attempt that failed (a 429, a 5xx) and was retried or given up: it is in the trace so
+     * retries are visible, but it is not a turn. Absent means `ok`.
+     */
+    status: z.enum(['ok', 'error']).optional(),
+    attempt: z.number().int().positive().optional(),
+    error: z.string().optional(),
   }),
   'agent.tool_call': z.looseObject({
     tool: z.string().min(1),

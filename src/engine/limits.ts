@@ -32,10 +32,11 @@ export class UsageMeter {
     return this.modelCalls > 0 ? this.modelCalls : this.actions
   }
 
-  add(kind: TraceEventKind, tokens: number, costUsd: number): void {
+  add(kind: TraceEventKind, tokens: number, costUsd: number, failedAttempt = false): void {
     this.tokens += tokens
     this.costUsd += costUsd
-    if (kind === 'agent.model_call') this.modelCalls++
+    // A failed attempt (a 429 retried) is in the trace for the record, but the agent took no turn.
+    if (kind === 'agent.model_call') this.modelCalls += failedAttempt ? 0 : 1
     else if (kind === 'agent.tool_call' || kind === 'agent.final_answer') this.actions++
   }
 }

@@ -6,6 +6,7 @@ import {
   type ResourceLimits,
   type RunContext,
   type TerminatedBy,
+  type TraceEvent,
   type TraceEventKind,
   type TracePayload,
 } from '../core/index.ts'
@@ -43,6 +44,7 @@ export class RunControl {
       }),
       signal: this.controller.signal,
       emit: (kind, payload, usage) => this.emit(kind, payload, usage),
+      warn: (message) => this.warn(String(message)),
     }
   }
 
@@ -89,7 +91,7 @@ export class RunControl {
       )
     }
     const event = this.recorder.record(kind, plain, tokens, costUsd)
-    this.meter.add(kind, tokens, costUsd)
+    this.meter.add(kind, tokens, costUsd, isFailedAttempt(event))
     const limit = exceededLimit(this.limits, this.meter)
     if (limit) {
       // The crossing event is already recorded, so the trace shows what broke the limit.
@@ -98,6 +100,10 @@ export class RunControl {
     }
     return event.step
   }
+}
+
+export function isFailedAttempt(event: TraceEvent): boolean {
+  return event.kind === 'agent.model_call' && event.payload.status === 'error'
 }
 
 /**

@@ -44,7 +44,7 @@ function trial(runner: ReturnType<typeof mockRunner>, limits = {}) {
 function bareContext(signal: AbortSignal): RunContext & { emitted: string[] } {
   const emitted: string[] = []
   const usage = () => ({ tokens: 0, costUsd: 0, turns: 0, wallSeconds: 0 })
-  return { limits: {}, usage, signal, emitted, emit: (kind) => emitted.push(kind) - 1 }
+  return { limits: {}, usage, signal, emitted, emit: (kind) => emitted.push(kind) - 1, warn: () => {} }
 }
 
 describe('mockRunner', () => {

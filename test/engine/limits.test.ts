@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import '../../plugin/matchers.ts'
 import { isAgentEvalOpsError, type RunContext } from '../../src/core/index.ts'
 import { runTrial } from '../../src/engine/index.ts'
 import { MemoryTraceStore } from '../../src/stores/index.ts'
@@ -51,6 +52,19 @@ describe('runTrial limits', () => {
     ])
     expect(seen[1]!.wallSeconds).toBeGreaterThanOrEqual(0.01)
     expect(seen[2]!.wallSeconds).toBeLessThanOrEqual(result!.wallSeconds + 0.001)
+  })
+
+  it('does not count a failed model-call attempt as a turn, in the engine or in the budget check', async () => {
+    const runner = inlineRunner((ctx) => {
+      ctx.emit('agent.model_call', { model: 'm', status: 'error', attempt: 1, error: '429 rate limited' })
+      ctx.emit('agent.model_call', { model: 'm', attempt: 2 }, { tokens: 10 })
+      ctx.warn('price unknown for model m')
+      return { finalAnswer: 'done' }
+    })
+    const { result, record, events } = await runTrial(baseOptions({ runner, limits: { maxTurns: 1 } }))
+    expect(result).toMatchObject({ terminatedBy: 'completed', turns: 1 })
+    expect(record.warnings).toEqual(['price unknown for model m'])
+    expect(events).toStayWithinBudget({ turns: 1 })
   })
 
   it('allows usage exactly at a limit', async () => {

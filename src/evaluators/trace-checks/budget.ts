@@ -49,7 +49,7 @@ function accumulate(
 function turnCounter(events: readonly TraceEvent[]): (e: TraceEvent) => number {
   const hasModelCalls = events.some((e) => e.kind === 'agent.model_call')
   return hasModelCalls
-    ? (e) => (e.kind === 'agent.model_call' ? 1 : 0)
+    ? (e) => (e.kind === 'agent.model_call' && e.payload.status !== 'error' ? 1 : 0)
     : (e) => (e.kind === 'agent.tool_call' || e.kind === 'agent.final_answer' ? 1 : 0)
 }
 
