@@ -2,10 +2,14 @@
 // that this file starts. The fake "model" is a rule: an answer passes when it mentions the word the rubric asks
 // for. What is under test is everything around the model: the prompt, the verdict parsing, the evaluator.model_call
 // events with their cost, and the judge's score and citations in the bundle.
+//
+// The judge's calls are recorded beside this file (__recordings__/judge.eval.ts/): with AGENTEVALOPS_RECORD=replay
+// the file runs from them alone, with no server at all, and in CI (auto mode) a missing recording fails the run.
 import { afterAll } from 'vitest'
 import { mockRunner } from '../src/agents/index.ts'
 import { defineTask, type AgentScript, type BenchmarkAdapter } from '../src/core/index.ts'
 import { llmJudge } from '../src/evaluators/index.ts'
+import { recordModeFromEnv } from '../src/recording/index.ts'
 import { evalBenchmark } from '../plugin/index.ts'
 import { FakeMessagesServer, textReply, type RecordedRequest } from '../test/support/fake-messages-server.ts'
 
@@ -33,8 +37,11 @@ function judgeByRule(request: RecordedRequest) {
   return textReply(JSON.stringify(verdict), { input_tokens: 420, output_tokens: 35 })
 }
 
-const server = await FakeMessagesServer.start({ responder: judgeByRule })
-afterAll(() => server.close())
+// Replaying needs no server: the base URL then points at a closed port, so a call that slipped past the recording
+// would fail loudly instead of passing.
+const server =
+  recordModeFromEnv() === 'replay' ? undefined : await FakeMessagesServer.start({ responder: judgeByRule })
+afterAll(() => server?.close())
 
 const tasks = [
   defineTask({ id: 'judge-capital', benchmark: 'judge-demo', prompt: 'What is the capital of France?' }),
@@ -78,7 +85,7 @@ evalBenchmark({
     llmJudge({
       rubric: RUBRIC,
       model: 'claude-haiku-4-5',
-      baseURL: server.url,
+      baseURL: server?.url ?? 'http://127.0.0.1:9',
       apiKey: 'fake-key-for-the-127.0.0.1-server',
     }),
   ],

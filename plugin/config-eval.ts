@@ -3,6 +3,7 @@
 // from the registry (built-ins and the root's adapter packages, discovered again here in the worker), lists the
 // tasks each config selects (and the shard keeps), and registers each config's benchmark with evalBenchmark(),
 // inside a describe named after the config.
+import { basename, dirname, join } from 'node:path'
 import { beforeEach, describe, inject, it } from 'vitest'
 import {
   discoverPlugins,
@@ -84,6 +85,8 @@ for (const p of plans) {
       limits: p.config.agent.resourceLimits,
       trials: provided.trials ?? p.config.trials,
       gate: p.config.gate,
+      // Beside the config, as recordings of an eval file are beside it.
+      recordingsDir: join(dirname(p.file), '__recordings__', basename(p.file)),
     })
   })
 }

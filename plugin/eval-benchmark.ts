@@ -1,4 +1,4 @@
-import { join, relative } from 'node:path'
+import { basename, dirname, join, relative } from 'node:path'
 import { describe, expect, it, type ExpectStatic } from 'vitest'
 import {
   benchmarkTraceDir,
@@ -13,12 +13,25 @@ import {
   type TrialRecord,
 } from '../src/core/index.ts'
 import { runTrial } from '../src/engine/index.ts'
+import { RecordingSession, isCi, recordModeFromEnv } from '../src/recording/index.ts'
 import { JsonlTraceStore } from '../src/stores/index.ts'
 import { explainTrial, isHarnessFailure, passRate, trialHeadline, type Gate } from './gate.ts'
 import { currentRun } from './provided-run.ts'
 
 // One store per trace folder and worker: trials of a run share it instead of each setting up the folder again.
 const stores = new Map<string, JsonlTraceStore>()
+// One session per recordings folder and worker: trials of a task share its cassette file.
+const recordingSessions = new Map<string, RecordingSession>()
+
+function recordingsFor(dir: string): RecordingSession {
+  let session = recordingSessions.get(dir)
+  if (!session) {
+    session = new RecordingSession({ dir, mode: recordModeFromEnv(), ci: isCi() })
+    recordingSessions.set(dir, session)
+  }
+  return session
+}
+
 function storeFor(root: string): JsonlTraceStore {
   let store = stores.get(root)
   if (!store) stores.set(root, (store = new JsonlTraceStore(root)))
@@ -52,6 +65,11 @@ export interface EvalBenchmarkOptions {
    * every async matcher in it must be awaited, or Vitest fails the case for the assertion it never saw end.
    */
   assert?: (trial: FinishedTrial, expect: ExpectStatic) => void | Promise<void>
+  /**
+   * Where this benchmark's model-call recordings live (see docs/recordings.md); default
+   * `__recordings__/<eval file name>/` beside the eval file, as Vitest keeps `__snapshots__`.
+   */
+  recordingsDir?: string
 }
 
 /**
@@ -78,6 +96,10 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
           const { task: testCase, signal } = context
           const run = currentRun()
           const traceRoot = benchmarkTraceDir(run.stagingDir, info.id)
+          const file = testCase.file.filepath
+          const recordings = recordingsFor(
+            options.recordingsDir ?? join(dirname(file), '__recordings__', basename(file)),
+          )
           const { record, events, result } = await runTrial({
             runId: run.runId,
             benchmark: info,
@@ -91,6 +113,7 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             limits: typeof options.limits === 'function' ? options.limits(task) : options.limits,
             traceStore: storeFor(traceRoot),
             signal,
+            modelCalls: recordings.gateFor({ taskId: task.id, trial }),
           })
           const handed: TrialRecord = {
             ...record,

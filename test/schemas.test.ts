@@ -419,6 +419,9 @@ describe('the generated JSON Schemas agree with zod', () => {
       'outputTokens',
       'stopReason',
       'text',
+      'status',
+      'attempt',
+      'error',
     ])
   })
 })

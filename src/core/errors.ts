@@ -11,6 +11,7 @@ export const ERROR_CODES = [
   'LIMIT_REACHED',
   'INFRA_FAILURE',
   'RUN_ABORTED',
+  'RECORDING_MISSING',
   'USAGE',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]

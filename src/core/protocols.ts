@@ -1,4 +1,4 @@
-import type { JsonObject } from './json.ts'
+import type { JsonObject, JsonValue } from './json.ts'
 import type {
   AgentResult,
   BenchmarkInfo,
@@ -30,6 +30,34 @@ export interface EmitUsage {
   costUsd?: number
 }
 
+/** One model exchange as a recording keeps it: what came back, and how each attempt went. */
+export interface ModelExchange {
+  response: JsonValue
+  /**
+   * What the caller reported per attempt (status, latency, usage, the error of a retried 429…), replayed with
+   * the response so a replayed trial's trace is the recorded one, retries included.
+   */
+  attempts: JsonValue[]
+  /** Set when every attempt failed: a replay fails the same way, with this message. */
+  error?: string
+}
+
+/**
+ * The door every model call of a trial goes through (the Anthropic runner, the LLM judge, the callable runner's
+ * modelCall), so src/recording can record it or answer it from a recording. With recording off it just calls.
+ */
+export interface ModelCallGate {
+  /**
+   * Answers `request` (the call's normalised request: model, system, messages, tools, parameters) from the
+   * recording, or runs `call` and keeps what it returns, as the recording mode says. Throws RECORDING_MISSING
+   * when a replay has no recorded exchange for the request.
+   */
+  exchange(
+    request: JsonObject,
+    call: () => Promise<ModelExchange>,
+  ): Promise<ModelExchange & { replayed: boolean }>
+}
+
 /** What a trial has used so far, as the engine counts it from the emitted events. */
 export interface UsageSoFar {
   tokens: number
@@ -57,6 +85,8 @@ export interface RunContext {
   ): number
   /** A problem worth a line in the trial's warnings that does not fail it (e.g. a model with no known price). */
   warn(message: string): void
+  /** Model calls go through here, so they can be recorded and replayed. */
+  readonly modelCalls: ModelCallGate
 }
 
 /** What the runner returns; the engine turns it into an AgentResult with usage it measured itself. */
@@ -103,6 +133,8 @@ export interface EvaluatorContext {
   readonly signal: AbortSignal
   /** Records a harness event in the trial's trace (after the agent's own events); returns its step. */
   emit<K extends 'evaluator.model_call'>(kind: K, payload: TracePayload<K>, usage?: EmitUsage): number
+  /** The trial's model-call gate: a judge's calls are recorded and replayed with the agent's. */
+  readonly modelCalls?: ModelCallGate
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   type AgentResult,
   type AgentRunner,
   type EnvHandle,
+  type ModelCallGate,
   type ResourceLimits,
   type TaskSpec,
   type TerminatedBy,
@@ -22,6 +23,7 @@ export interface RunAgentOptions {
   recorder: TraceRecorder
   signal: AbortSignal | undefined
   warn: (msg: string) => void
+  modelCalls?: ModelCallGate | undefined
 }
 
 type Settlement =
@@ -36,7 +38,7 @@ const ARTIFACTS = ArtifactRef.array()
  */
 export async function runAgent(options: RunAgentOptions): Promise<AgentResult> {
   const { limits, signal } = options
-  const control = new RunControl(options.recorder, limits, options.warn)
+  const control = new RunControl(options.recorder, limits, options.warn, options.modelCalls)
   const interrupt = (): void => control.stopRun('interrupted', `interrupted: ${reasonText(signal?.reason)}`)
   if (signal?.aborted) interrupt()
   else signal?.addEventListener('abort', interrupt, { once: true })
@@ -93,7 +95,7 @@ function buildResult(
     terminatedBy = stop.by
     error = stop.message
   } else if (settled.kind === 'threw') {
-    terminatedBy = isAgentEvalOpsError(settled.error, 'INFRA_FAILURE') ? 'infra_failure' : 'agent_error'
+    terminatedBy = isHarnessError(settled.error) ? 'infra_failure' : 'agent_error'
     error = errorMessage(settled.error)
   } else if (output?.error !== undefined) {
     terminatedBy = 'agent_error'
@@ -142,6 +144,11 @@ function lastAnswer(recorder: TraceRecorder): string | null {
     if (event?.kind === 'agent.final_answer') return event.payload.answer
   }
   return null
+}
+
+/** Errors that are the harness's, not the agent's: a broken setup, or a replay with no recording to answer from. */
+function isHarnessError(e: unknown): boolean {
+  return isAgentEvalOpsError(e, 'INFRA_FAILURE') || isAgentEvalOpsError(e, 'RECORDING_MISSING')
 }
 
 function reasonText(reason: unknown): string {

@@ -2,7 +2,9 @@ import {
   AgentEvalOpsError,
   TracePayloads,
   errorMessage,
+  passThroughGate,
   type EmitUsage,
+  type ModelCallGate,
   type ResourceLimits,
   type RunContext,
   type TerminatedBy,
@@ -32,6 +34,7 @@ export class RunControl {
     private readonly recorder: TraceRecorder,
     private readonly limits: ResourceLimits,
     private readonly warn: (msg: string) => void,
+    modelCalls: ModelCallGate = passThroughGate,
   ) {
     const started = performance.now()
     this.context = {
@@ -45,6 +48,7 @@ export class RunControl {
       signal: this.controller.signal,
       emit: (kind, payload, usage) => this.emit(kind, payload, usage),
       warn: (message) => this.warn(String(message)),
+      modelCalls,
     }
   }
 

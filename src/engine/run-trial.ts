@@ -8,7 +8,9 @@ import {
   type AgentRunner,
   type BenchmarkInfo,
   type EnvHandle,
+  passThroughGate,
   type EvaluatorScore,
+  type ModelCallGate,
   type Evaluator,
   type PolicyChecker,
   type PolicyVerdict,
@@ -39,6 +41,8 @@ export interface RunTrialOptions {
   traceStore: TraceStore
   /** External cancel, e.g. the Vitest test context's signal: the trial ends as `interrupted`. */
   signal?: AbortSignal | undefined
+  /** The trial's model-call gate (src/recording): its runner's and judges' calls are recorded or replayed. */
+  modelCalls?: ModelCallGate | undefined
   onWarning?: ((msg: string) => void) | undefined
 }
 
@@ -93,6 +97,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
         recorder,
         signal: options.signal,
         warn,
+        modelCalls: options.modelCalls,
       })
       recorder.record('agent.terminal', terminalPayload(result))
       // A cancelled run is not worth judging (an LLM judge would only spend money the user chose not to spend).
@@ -100,6 +105,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
         const view: TrialView = { task, result, events: recorder.events.slice(), env }
         const evaluated = await runEvaluators(options.evaluators ?? [], view, {
           signal: options.signal ?? NEVER_ABORTED,
+          modelCalls: options.modelCalls ?? passThroughGate,
           emit: (kind, payload, usage) =>
             recorder.record(kind, payload, usage?.tokens ?? 0, usage?.costUsd ?? 0).step,
         })

@@ -1,6 +1,13 @@
 import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk'
 import { z } from 'zod'
-import { AgentEvalOpsError, errorMessage } from '../core/index.ts'
+import {
+  AgentEvalOpsError,
+  errorMessage,
+  isAgentEvalOpsError,
+  type JsonObject,
+  type JsonValue,
+  type ModelCallGate,
+} from '../core/index.ts'
 import type { TokenUsage } from './pricing.ts'
 
 /**
@@ -39,6 +46,11 @@ export interface CallMessagesOptions {
   maxDelayMs?: number | undefined
   /** Per attempt; the SDK's own default (10 min) otherwise. */
   timeoutMs?: number | undefined
+  /**
+   * The trial's model-call gate (RunContext.modelCalls): the call is recorded, or answered from a recording with
+   * its attempts replayed through `onAttempt`, so a replayed trace shows the same retries.
+   */
+  gate?: ModelCallGate | undefined
 }
 
 export const DEFAULT_MAX_ATTEMPTS = 3
@@ -68,6 +80,34 @@ export async function callMessages(
   client: Anthropic,
   request: MessagesRequest,
   options: CallMessagesOptions = {},
+): Promise<MessagesResponse> {
+  const { gate } = options
+  if (gate === undefined) return attemptMessages(client, request, options)
+  const attempts: AttemptInfo[] = []
+  const exchange = await gate.exchange(JSON.parse(JSON.stringify(request)) as JsonObject, async () => {
+    const onAttempt = (info: AttemptInfo): void => {
+      attempts.push(info)
+      options.onAttempt?.(info)
+    }
+    try {
+      const response = await attemptMessages(client, request, { ...options, onAttempt })
+      return { response: response as unknown as JsonValue, attempts: attempts as unknown as JsonValue[] }
+    } catch (e) {
+      // A call that failed for good is recorded too, so its replay fails the same way; an abort is not a result.
+      if (!isAgentEvalOpsError(e, 'INFRA_FAILURE')) throw e
+      return { response: null, attempts: attempts as unknown as JsonValue[], error: e.message }
+    }
+  })
+  if (exchange.replayed) for (const info of exchange.attempts) options.onAttempt?.(info as unknown as AttemptInfo)
+  if (exchange.error !== undefined) throw new AgentEvalOpsError('INFRA_FAILURE', exchange.error)
+  return exchange.response as unknown as MessagesResponse
+}
+
+/** The attempts themselves: one HTTP request each, retried as the response says. */
+async function attemptMessages(
+  client: Anthropic,
+  request: MessagesRequest,
+  options: CallMessagesOptions,
 ): Promise<MessagesResponse> {
   const { signal, onAttempt } = options
   const maxAttempts = positiveInt('maxAttempts', options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS)

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   AgentEvalOpsError,
+  passThroughGate,
   defineTask,
   isAgentEvalOpsError,
   type AgentScript,
@@ -44,7 +45,15 @@ function trial(runner: ReturnType<typeof mockRunner>, limits = {}) {
 function bareContext(signal: AbortSignal): RunContext & { emitted: string[] } {
   const emitted: string[] = []
   const usage = () => ({ tokens: 0, costUsd: 0, turns: 0, wallSeconds: 0 })
-  return { limits: {}, usage, signal, emitted, emit: (kind) => emitted.push(kind) - 1, warn: () => {} }
+  return {
+    limits: {},
+    usage,
+    signal,
+    emitted,
+    emit: (kind) => emitted.push(kind) - 1,
+    warn: () => {},
+    modelCalls: passThroughGate,
+  }
 }
 
 describe('mockRunner', () => {

@@ -28,10 +28,15 @@ interface Run {
 let full: Run
 let filtered: Run
 let junit: Run & { xml: string }
+let replayed: Run
 
-async function start(args: string[], extra: (runsDir: string) => string[] = () => []): Promise<Run> {
+async function start(
+  args: string[],
+  extra: (runsDir: string) => string[] = () => [],
+  env: Record<string, string> = {},
+): Promise<Run> {
   const runs = await tempDir('aeo-e2e-runs-')
-  const result = runVitest([...args, ...extra(runs.path)], { runsDir: runs.path, timeoutMs: 45_000 })
+  const result = runVitest([...args, ...extra(runs.path)], { runsDir: runs.path, timeoutMs: 45_000, env })
   result.catch(() => {}) // awaited by the tests; this only keeps an early failure from being "unhandled"
   return { runs, result }
 }
@@ -45,10 +50,13 @@ beforeAll(async () => {
     `--outputFile.junit=${join(dir, 'x.xml')}`,
   ])
   junit = { ...j, xml: join(j.runs.path, 'x.xml') }
+  replayed = await start(['run', '--project', 'evals', 'evals/judge.eval.ts'], undefined, {
+    AGENTEVALOPS_RECORD: 'replay',
+  })
 })
 
 afterAll(async () => {
-  for (const run of [full, filtered, junit]) {
+  for (const run of [full, filtered, junit, replayed]) {
     if (!run) continue
     await run.result.catch(() => {})
     await run.runs.remove()
@@ -206,5 +214,20 @@ describe('vitest run --project evals (the repo)', { timeout: 50_000 }, () => {
     // Under the aggregate gate every trial case passes, so each says how its trial went as a JUnit property.
     expect(xml).toMatch(/<property name="agentevalops" value="policy_violation · score 1\.00 · completed"/)
     expect(xml).toMatch(/<property name="agentevalops" value="limit_exceeded · score 0\.80 · limit_time"/)
+  })
+
+  it('AGENTEVALOPS_RECORD=replay: the judge demo runs from its committed recordings, with no server', async () => {
+    const { dir, result } = await onlyBundle(replayed)
+    const scores = await readScores(dir)
+    expect(scores.trials.map((t) => `${t.taskId}:${t.outcome}`).sort()).toEqual([
+      'judge-capital:passed',
+      'judge-city-of-light:passed',
+      'judge-wrong-city:failed',
+    ])
+    // The replayed judge calls are in the trace as they were recorded: one ok call per trial, priced.
+    const calls = (await readBundleEvents(dir)).filter((e) => e.kind === 'evaluator.model_call')
+    expect(calls.map((e) => e.payload.status)).toEqual(['ok', 'ok', 'ok'])
+    expect(calls.every((e) => e.costDeltaUsd > 0)).toBe(true)
+    expect(result.output).not.toContain('RECORDING_MISSING')
   })
 })

@@ -158,6 +158,7 @@ async function judgeOnce(run: JudgeRun, repeat: number): Promise<JudgeVerdict> {
     const answered: { info?: AttemptInfo } = {}
     const response = await callMessages(run.client, requestFor(config, messages), {
       signal: run.ctx?.signal,
+      gate: run.ctx?.modelCalls,
       maxAttempts: config.maxAttempts,
       timeoutMs: config.timeoutMs,
       ...config.retry,

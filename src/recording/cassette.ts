@@ -1,0 +1,65 @@
+import { mkdir, readFile, writeFile, appendFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { z } from 'zod'
+import { AgentEvalOpsError, JsonObject, JsonValue, safeFileStem } from '../core/index.ts'
+
+/** One recorded model exchange, one JSON line of a task's cassette file. */
+export const RecordingEntry = z.object({
+  v: z.literal(1),
+  taskId: z.string().min(1),
+  trial: z.number().int().nonnegative(),
+  /** requestKey() of `request`. */
+  key: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The how-many-th identical request of this trial (a judge's k repeats ask the same thing k times). */
+  ordinal: z.number().int().nonnegative(),
+  request: JsonObject,
+  response: JsonValue,
+  attempts: z.array(JsonValue),
+  error: z.string().optional(),
+  recordedAt: z.iso.datetime({ offset: true }),
+})
+export type RecordingEntry = z.infer<typeof RecordingEntry>
+
+/** `<dir>/<task>.jsonl`: one file per task, so a changed task re-records (and diffs) on its own. */
+export function cassettePath(dir: string, taskId: string): string {
+  return join(dir, `${safeFileStem(taskId)}.jsonl`)
+}
+
+/** A cassette's entries; a missing file has none. A corrupt line is an error naming the file and line. */
+export async function readCassette(path: string): Promise<RecordingEntry[]> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw e
+  }
+  const entries: RecordingEntry[] = []
+  for (const [index, line] of text.split('\n').entries()) {
+    if (line.trim() === '') continue
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(line)
+    } catch {
+      parsed = undefined
+    }
+    const entry = RecordingEntry.safeParse(parsed)
+    if (!entry.success) {
+      throw new AgentEvalOpsError('CONFIG_INVALID', `${path}:${index + 1}: not a recorded model exchange`, {
+        hint: 'Delete the file (or the line) and record again with AGENTEVALOPS_RECORD=record.',
+      })
+    }
+    entries.push(entry.data)
+  }
+  return entries
+}
+
+export async function writeCassette(path: string, entries: readonly RecordingEntry[]): Promise<void> {
+  await mkdir(dirname(path), { recursive: true })
+  await writeFile(path, entries.map((e) => `${JSON.stringify(e)}\n`).join(''))
+}
+
+export async function appendToCassette(path: string, entry: RecordingEntry): Promise<void> {
+  await mkdir(dirname(path), { recursive: true })
+  await appendFile(path, `${JSON.stringify(entry)}\n`)
+}

@@ -1,0 +1,154 @@
+import {
+  AgentEvalOpsError,
+  passThroughGate,
+  type JsonObject,
+  type ModelCallGate,
+  type ModelExchange,
+} from '../core/index.ts'
+import {
+  appendToCassette,
+  cassettePath,
+  readCassette,
+  writeCassette,
+  type RecordingEntry,
+} from './cassette.ts'
+import { describeDiff, jsonDiff } from './json-diff.ts'
+import { RECORD_ENV, type RecordMode } from './mode.ts'
+import { normalizeRequest, requestKey } from './request-key.ts'
+
+export interface RecordingSessionOptions {
+  /** The folder of this eval file's cassettes, e.g. `evals/__recordings__/judge.eval.ts`. */
+  dir: string
+  mode: RecordMode
+  /** In CI, `auto` replays only: a missing recording fails like a missing snapshot. */
+  ci: boolean
+}
+
+/** One task's cassette: loaded once, written in order (trials of a task run concurrently). */
+interface Cassette {
+  path: string
+  loaded: Promise<RecordingEntry[]>
+  /** Entries recorded in this session (in `record` mode, the file's whole new content). */
+  fresh: RecordingEntry[]
+  writes: Promise<void>
+}
+
+/**
+ * Record and replay of the model calls of one eval file's trials. Each trial gets a gate
+ * (`gateFor`) that keys its calls by (trial, normalised request, ordinal) in the task's cassette.
+ */
+export class RecordingSession {
+  private readonly cassettes = new Map<string, Cassette>()
+  /** Every exchange this session replayed or recorded, for the bundle. */
+  readonly used: RecordingEntry[] = []
+
+  constructor(private readonly options: RecordingSessionOptions) {}
+
+  get mode(): RecordMode {
+    return this.options.mode
+  }
+
+  gateFor(ids: { taskId: string; trial: number }): ModelCallGate {
+    if (this.options.mode === 'off') return passThroughGate
+    const ordinals = new Map<string, number>()
+    return {
+      exchange: async (request, call) => {
+        const normalized = normalizeRequest(request)
+        const key = requestKey(normalized)
+        // Counted before any await, so the order of a trial's calls (not of their answers) decides it.
+        const ordinal = ordinals.get(key) ?? 0
+        ordinals.set(key, ordinal + 1)
+        return this.exchange({ ...ids, key, ordinal, request: normalized }, call)
+      },
+    }
+  }
+
+  private async exchange(
+    at: { taskId: string; trial: number; key: string; ordinal: number; request: JsonObject },
+    call: () => Promise<ModelExchange>,
+  ): Promise<ModelExchange & { replayed: boolean }> {
+    const { mode, ci } = this.options
+    const cassette = this.cassette(at.taskId)
+    if (mode !== 'record') {
+      const recorded = (await cassette.loaded).find(
+        (e) => e.trial === at.trial && e.key === at.key && e.ordinal === at.ordinal,
+      )
+      if (recorded) {
+        this.used.push(recorded)
+        return {
+          response: recorded.response,
+          attempts: recorded.attempts,
+          ...errorOf(recorded),
+          replayed: true,
+        }
+      }
+      if (mode === 'replay' || ci) throw await this.missing(at, cassette, mode === 'auto')
+    }
+    const made = await call()
+    const entry: RecordingEntry = {
+      v: 1,
+      ...at,
+      response: made.response,
+      attempts: made.attempts,
+      ...errorOf(made),
+      recordedAt: new Date().toISOString(),
+    }
+    this.used.push(entry)
+    await this.save(cassette, entry)
+    return { ...made, replayed: false }
+  }
+
+  private cassette(taskId: string): Cassette {
+    let cassette = this.cassettes.get(taskId)
+    if (!cassette) {
+      const path = cassettePath(this.options.dir, taskId)
+      // `record` starts the task's cassette afresh: nothing old is read, and the file is rewritten.
+      const loaded = this.options.mode === 'record' ? Promise.resolve([]) : readCassette(path)
+      cassette = { path, loaded, fresh: [], writes: Promise.resolve() }
+      this.cassettes.set(taskId, cassette)
+    }
+    return cassette
+  }
+
+  private async save(cassette: Cassette, entry: RecordingEntry): Promise<void> {
+    cassette.fresh.push(entry)
+    const write =
+      this.options.mode === 'record'
+        ? () => writeCassette(cassette.path, sorted(cassette.fresh))
+        : () => appendToCassette(cassette.path, entry)
+    cassette.writes = cassette.writes.then(write, write)
+    await cassette.writes
+  }
+
+  private async missing(
+    at: { taskId: string; trial: number; ordinal: number; request: JsonObject },
+    cassette: Cassette,
+    becauseCi: boolean,
+  ): Promise<AgentEvalOpsError> {
+    const entries = await cassette.loaded
+    const sameTrial = entries.filter((e) => e.trial === at.trial)
+    const candidates = sameTrial.length > 0 ? sameTrial : entries
+    let closest: { entry: RecordingEntry; diff: string[] } | undefined
+    for (const entry of candidates) {
+      const diff = describeDiff(jsonDiff(entry.request, at.request, 50))
+      if (!closest || diff.length < closest.diff.length) closest = { entry, diff }
+    }
+    const what = `task ${JSON.stringify(at.taskId)} trial ${at.trial}: no recorded model call matches this request (${JSON.stringify(at.request.model ?? '?')}, call #${at.ordinal + 1} of its kind)`
+    const near = closest
+      ? `; the closest recorded request (${cassette.path}, trial ${closest.entry.trial}) differs at:\n  ${closest.diff.slice(0, 8).join('\n  ')}`
+      : `; ${cassette.path} has no recording for this task`
+    const why = becauseCi ? ' In CI (CI=true) a missing recording is an error, like a missing snapshot.' : ''
+    return new AgentEvalOpsError('RECORDING_MISSING', `${what}${near}`, {
+      hint: `${why} Record it with ${RECORD_ENV}=auto (adds what is missing) or ${RECORD_ENV}=record (re-records everything), and commit the recordings.`.trim(),
+    })
+  }
+}
+
+function errorOf(x: { error?: string | undefined }): { error?: string } {
+  return x.error === undefined ? {} : { error: x.error }
+}
+
+/** Stable file content whatever order concurrent trials finished in. */
+function sorted(entries: readonly RecordingEntry[]): RecordingEntry[] {
+  return [...entries].sort((a, b) => a.trial - b.trial || a.key.localeCompare(b.key) || a.ordinal - b.ordinal)
+}
