@@ -1,7 +1,10 @@
+import { mkdir, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, relative } from 'node:path'
 import { describe, expect, it, type ExpectStatic } from 'vitest'
 import {
   benchmarkTraceDir,
+  recordingsStagingDir,
+  safeFileStem,
   type AgentResult,
   type AgentRunner,
   type BenchmarkAdapter,
@@ -13,7 +16,7 @@ import {
   type TrialRecord,
 } from '../src/core/index.ts'
 import { runTrial } from '../src/engine/index.ts'
-import { RecordingSession, isCi, recordModeFromEnv } from '../src/recording/index.ts'
+import { RecordingSession, isCi, recordModeFromEnv, type RecordingEntry } from '../src/recording/index.ts'
 import { JsonlTraceStore } from '../src/stores/index.ts'
 import { explainTrial, isHarnessFailure, passRate, trialHeadline, type Gate } from './gate.ts'
 import { currentRun } from './provided-run.ts'
@@ -30,6 +33,26 @@ function recordingsFor(dir: string): RecordingSession {
     recordingSessions.set(dir, session)
   }
   return session
+}
+
+/**
+ * The exchanges a trial was answered with go to the run's staging folder, where the bundle reporter gathers them
+ * into the bundle's recordings.jsonl: a bundle carries what its trials actually saw.
+ */
+async function keepRecordingsUsed(
+  stagingDir: string,
+  benchmarkId: string,
+  taskId: string,
+  trial: number,
+  used: readonly RecordingEntry[],
+): Promise<void> {
+  if (used.length === 0) return
+  const path = join(
+    recordingsStagingDir(stagingDir),
+    `${safeFileStem(`${benchmarkId}/${taskId}`)}.t${trial}.jsonl`,
+  )
+  await mkdir(dirname(path), { recursive: true })
+  await writeFile(path, used.map((e) => `${JSON.stringify(e)}\n`).join(''))
 }
 
 function storeFor(root: string): JsonlTraceStore {
@@ -100,6 +123,7 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
           const recordings = recordingsFor(
             options.recordingsDir ?? join(dirname(file), '__recordings__', basename(file)),
           )
+          const modelCalls = recordings.gateFor({ taskId: task.id, trial })
           const { record, events, result } = await runTrial({
             runId: run.runId,
             benchmark: info,
@@ -113,8 +137,9 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             limits: typeof options.limits === 'function' ? options.limits(task) : options.limits,
             traceStore: storeFor(traceRoot),
             signal,
-            modelCalls: recordings.gateFor({ taskId: task.id, trial }),
+            modelCalls,
           })
+          await keepRecordingsUsed(run.stagingDir, info.id, task.id, trial, modelCalls.used)
           const handed: TrialRecord = {
             ...record,
             tracePath: relative(run.stagingDir, join(traceRoot, record.tracePath)),

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, rm, rmdir } from 'node:fs/promises'
+import { mkdir, readdir, readFile, rm, rmdir } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import {
   BUNDLE_FORMAT_VERSION,
   META_KEY,
   PROVIDE_KEY,
+  recordingsStagingDir,
   TrialRecord,
   canonicalJson,
   checksumOf,
@@ -17,7 +18,7 @@ import {
   type RunnerInfo,
   type RunSummary,
 } from '../src/core/index.ts'
-import { writeBundle } from '../src/bundles/index.ts'
+import { RECORDINGS_FILE, writeBundle } from '../src/bundles/index.ts'
 import { renderMarkdownReport } from '../src/reports/index.ts'
 import { simpleScorer } from '../src/scorers/index.ts'
 import { consoleSummary } from './console-summary.ts'
@@ -207,6 +208,7 @@ export class BundleReporter implements Reporter {
       traceFiles: trials.map((t) => join(run.stagingDir, t.tracePath)),
       readTraceFile: run.traces.read,
       reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
+      extraFiles: await recordingsFile(run.stagingDir),
       replayCommand: replayCommand({
         root: vitest.config.root,
         project: this.options.project,
@@ -224,6 +226,18 @@ export class BundleReporter implements Reporter {
     if (!this.vitest) throw new Error('agentevalops: BundleReporter used before onInit')
     return this.vitest
   }
+}
+
+/**
+ * The model-call recordings the run's trials were answered with (left in staging by each case), as one
+ * `recordings.jsonl`, in file-name order so equal runs give equal bytes. None used: no file.
+ */
+async function recordingsFile(stagingDir: string): Promise<{ path: string; data: string }[]> {
+  const dir = recordingsStagingDir(stagingDir)
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.jsonl')).sort()
+  if (names.length === 0) return []
+  const parts = await Promise.all(names.map((name) => readFile(join(dir, name), 'utf8')))
+  return [{ path: RECORDINGS_FILE, data: parts.join('') }]
 }
 
 /** Removes the run's staging folder, and the shared `.staging` above it once no other run uses it. */

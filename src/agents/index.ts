@@ -1,1 +1,2 @@
 export * from './mock/index.ts'
+export * from './anthropic/index.ts'

@@ -9,6 +9,7 @@ export { manifestForDir, hashFile } from './manifest.ts'
 export {
   MANIFEST_FILE,
   METADATA_FILE,
+  RECORDINGS_FILE,
   REPLAY_COMMAND_FILE,
   REPORT_MD_FILE,
   SCORES_FILE,

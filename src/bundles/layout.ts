@@ -6,6 +6,8 @@ export const SCORES_FILE = 'scores.json'
 export const REPORT_MD_FILE = 'report.md'
 export const REPLAY_COMMAND_FILE = 'replay_command.txt'
 export const MANIFEST_FILE = 'manifest.json'
+/** The model-call recordings the trials were answered with, when any were (see docs/recordings.md). */
+export const RECORDINGS_FILE = 'recordings.jsonl'
 
 /** Files whose content the writer produces itself: callers may not supply them as reports or extra files. */
 export const RESERVED_FILES: readonly string[] = [

@@ -22,3 +22,8 @@ export function benchmarkTraceDir(stagingDir: string, benchmarkId: string): stri
   const tag = createHash('sha256').update(benchmarkId).digest('hex').slice(0, 8)
   return join(stagingDir, 'traces', `${safe}-${tag}`)
 }
+
+/** Where cases leave the model-call recordings their trials used, for the bundle's recordings.jsonl. */
+export function recordingsStagingDir(stagingDir: string): string {
+  return join(stagingDir, 'recordings')
+}

@@ -1,4 +1,4 @@
-export { RecordingSession, type RecordingSessionOptions } from './session.ts'
+export { RecordingSession, type RecordingSessionOptions, type TrialGate } from './session.ts'
 export { RECORD_MODES, RECORD_ENV, recordModeFromEnv, isCi, type RecordMode } from './mode.ts'
 export { RecordingEntry, cassettePath, readCassette } from './cassette.ts'
 export { normalizeRequest, requestKey } from './request-key.ts'

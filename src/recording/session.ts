@@ -16,6 +16,11 @@ import { describeDiff, jsonDiff } from './json-diff.ts'
 import { RECORD_ENV, type RecordMode } from './mode.ts'
 import { normalizeRequest, requestKey } from './request-key.ts'
 
+export interface TrialGate extends ModelCallGate {
+  /** What the trial's calls were answered with, in call order. */
+  readonly used: readonly RecordingEntry[]
+}
+
 export interface RecordingSessionOptions {
   /** The folder of this eval file's cassettes, e.g. `evals/__recordings__/judge.eval.ts`. */
   dir: string
@@ -39,8 +44,6 @@ interface Cassette {
  */
 export class RecordingSession {
   private readonly cassettes = new Map<string, Cassette>()
-  /** Every exchange this session replayed or recorded, for the bundle. */
-  readonly used: RecordingEntry[] = []
 
   constructor(private readonly options: RecordingSessionOptions) {}
 
@@ -48,17 +51,22 @@ export class RecordingSession {
     return this.options.mode
   }
 
-  gateFor(ids: { taskId: string; trial: number }): ModelCallGate {
-    if (this.options.mode === 'off') return passThroughGate
+  /** The trial's gate, and the exchanges it replayed or recorded (for the bundle's recordings.jsonl). */
+  gateFor(ids: { taskId: string; trial: number }): TrialGate {
+    const used: RecordingEntry[] = []
+    if (this.options.mode === 'off') return { exchange: (request, call) => passThroughGate.exchange(request, call), used }
     const ordinals = new Map<string, number>()
     return {
+      used,
       exchange: async (request, call) => {
         const normalized = normalizeRequest(request)
         const key = requestKey(normalized)
         // Counted before any await, so the order of a trial's calls (not of their answers) decides it.
         const ordinal = ordinals.get(key) ?? 0
         ordinals.set(key, ordinal + 1)
-        return this.exchange({ ...ids, key, ordinal, request: normalized }, call)
+        const { entry, ...result } = await this.exchange({ ...ids, key, ordinal, request: normalized }, call)
+        used.push(entry)
+        return result
       },
     }
   }
@@ -66,7 +74,7 @@ export class RecordingSession {
   private async exchange(
     at: { taskId: string; trial: number; key: string; ordinal: number; request: JsonObject },
     call: () => Promise<ModelExchange>,
-  ): Promise<ModelExchange & { replayed: boolean }> {
+  ): Promise<ModelExchange & { replayed: boolean; entry: RecordingEntry }> {
     const { mode, ci } = this.options
     const cassette = this.cassette(at.taskId)
     if (mode !== 'record') {
@@ -74,13 +82,8 @@ export class RecordingSession {
         (e) => e.trial === at.trial && e.key === at.key && e.ordinal === at.ordinal,
       )
       if (recorded) {
-        this.used.push(recorded)
-        return {
-          response: recorded.response,
-          attempts: recorded.attempts,
-          ...errorOf(recorded),
-          replayed: true,
-        }
+        const { response, attempts } = recorded
+        return { response, attempts, ...errorOf(recorded), replayed: true, entry: recorded }
       }
       if (mode === 'replay' || ci) throw await this.missing(at, cassette, mode === 'auto')
     }
@@ -93,9 +96,8 @@ export class RecordingSession {
       ...errorOf(made),
       recordedAt: new Date().toISOString(),
     }
-    this.used.push(entry)
     await this.save(cassette, entry)
-    return { ...made, replayed: false }
+    return { ...made, replayed: false, entry }
   }
 
   private cassette(taskId: string): Cassette {

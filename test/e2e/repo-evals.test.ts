@@ -229,5 +229,13 @@ describe('vitest run --project evals (the repo)', { timeout: 50_000 }, () => {
     expect(calls.map((e) => e.payload.status)).toEqual(['ok', 'ok', 'ok'])
     expect(calls.every((e) => e.costDeltaUsd > 0)).toBe(true)
     expect(result.output).not.toContain('RECORDING_MISSING')
+    // The bundle carries the recordings its trials were answered with, one per judged trial.
+    const recordings = (await readFile(join(dir, 'recordings.jsonl'), 'utf8')).trim().split('\n')
+    expect(recordings.map((line) => (JSON.parse(line) as { taskId: string }).taskId).sort()).toEqual([
+      'judge-capital',
+      'judge-city-of-light',
+      'judge-wrong-city',
+    ])
+    expect((await validateWithCli(dir)).code).toBe(0)
   })
 })

@@ -39,6 +39,8 @@ export interface RecordedRequest {
   problem?: string
   /** The status the server answered with. */
   status?: number
+  /** Set when the client closed the connection before its (delayed) reply was sent: the call was aborted. */
+  abandoned?: boolean
 }
 
 export interface FakeServerOptions {
@@ -221,6 +223,7 @@ export class FakeMessagesServer {
     this.timers.add(timer)
     // A client that gave up (an aborted call) must not keep a timer, or the server, alive.
     res.once('close', () => {
+      if (!res.writableEnded && !this.closed) request.abandoned = true
       clearTimeout(timer)
       this.timers.delete(timer)
     })

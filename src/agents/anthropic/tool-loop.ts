@@ -1,0 +1,249 @@
+import type Anthropic from '@anthropic-ai/sdk'
+import {
+  passThroughGate,
+  type AgentOutput,
+  type EnvHandle,
+  type JsonValue,
+  type ModelCallGate,
+  type RunContext,
+  type TaskSpec,
+} from '../../core/index.ts'
+import {
+  abortableSleep,
+  callMessages,
+  costOf,
+  PRICES_AS_OF,
+  type AttemptInfo,
+  type CallMessagesOptions,
+  type MessagesRequest,
+  type MessagesResponse,
+  type TokenUsage,
+} from '../../models/index.ts'
+import type { RateLimiter } from './rate-limiter.ts'
+import { findHandler, redactJson, runTool, toolParams, type ToolHandler } from './tools.ts'
+
+/** Everything one trial's conversation needs, resolved by the runner. */
+export interface LoopConfig {
+  client: Anthropic
+  model: string
+  maxTokens: number
+  temperature: number | null
+  system: string
+  tools: Readonly<Record<string, ToolHandler>> | undefined
+  maxAttempts: number
+  maxTurns: number
+  timeoutMs: number | undefined
+  retry: Pick<CallMessagesOptions, 'baseDelayMs' | 'maxDelayMs' | 'sleep'>
+  limiter: RateLimiter | null
+  redact: (text: string) => string
+}
+
+/** Per trial: what has been said once already. */
+interface TrialState {
+  costWarned: boolean
+}
+
+/**
+ * The tool-use conversation of one trial: ask the model, run the tools it asks for, send their results back,
+ * until it answers without asking for a tool. Every step is a trace event emitted as it happens; an emit that
+ * throws (a limit was crossed) ends the loop there, and the engine records why.
+ */
+export async function runToolLoop(
+  config: LoopConfig,
+  task: TaskSpec,
+  env: EnvHandle,
+  ctx: RunContext,
+): Promise<AgentOutput> {
+  const { redact } = config
+  const tools = toolParams(task.tools)
+  const offered = new Set(tools.map((t) => t.name))
+  for (const name of offered) {
+    if (!findHandler(name, config.tools, env))
+      ctx.warn(`tool ${JSON.stringify(name)} is offered to the model but has no handler: its calls fail`)
+  }
+  const state: TrialState = { costWarned: false }
+  const messages: Anthropic.MessageParam[] = [{ role: 'user', content: task.prompt }]
+
+  for (let turn = 1; turn <= config.maxTurns; turn++) {
+    const response = await callModel(config, ctx, state, turn, requestFor(config, task, tools, messages))
+    const toolUses = response.content.filter(
+      (block): block is Anthropic.ToolUseBlock => block.type === 'tool_use',
+    )
+    // The API refuses an empty assistant turn; an empty reply that is not a tool call ends the loop anyway.
+    if (response.content.length > 0) messages.push({ role: 'assistant', content: response.content })
+
+    if (toolUses.length === 0) {
+      // A server-side tool paused a long turn: sending the conversation back as is lets the model go on.
+      if (response.stop_reason === 'pause_turn' && response.content.length > 0) continue
+      // end_turn, stop_sequence, and also max_tokens or refusal: what the model said is its answer, cut off
+      // or not. Evaluators judge it; the stop reason is in the model_call event for them to see.
+      const answer = redact(textOf(response))
+      ctx.emit('agent.final_answer', { answer })
+      return { finalAnswer: answer }
+    }
+
+    // One after another, in the model's order, so the trace reads as the conversation happened.
+    const results: Anthropic.ToolResultBlockParam[] = []
+    for (const use of toolUses) {
+      const input = (use.input ?? null) as JsonValue
+      const args = redactJson(input, redact)
+      ctx.emit('agent.tool_call', { tool: use.name, args, callId: use.id })
+      // Only tools the task offered: a name the model made up is unknown even if some handler has it.
+      const handler = offered.has(use.name) ? findHandler(use.name, config.tools, env) : undefined
+      const outcome = await runTool(
+        { id: use.id, name: use.name, input },
+        handler,
+        { task, env, signal: ctx.signal },
+        redact,
+      )
+      ctx.emit('agent.tool_result', {
+        tool: use.name,
+        result: outcome.result,
+        isError: outcome.isError,
+        callId: use.id,
+      })
+      results.push(outcome.block)
+    }
+    messages.push({ role: 'user', content: results })
+  }
+  return {
+    finalAnswer: null,
+    error: `no final answer after ${config.maxTurns} model turns (the runner's maxTurns)`,
+  }
+}
+
+function requestFor(
+  config: LoopConfig,
+  task: TaskSpec,
+  tools: Anthropic.Tool[],
+  messages: Anthropic.MessageParam[],
+): MessagesRequest {
+  return {
+    model: config.model,
+    max_tokens: config.maxTokens,
+    system: config.system,
+    // A snapshot: the request of each turn stays what was sent, whatever the loop appends afterwards.
+    messages: messages.slice(),
+    ...(tools.length > 0 ? { tools } : {}),
+    ...(config.temperature === null ? {} : { temperature: config.temperature }),
+  }
+}
+
+/**
+ * One model turn: every HTTP attempt goes through the rate limiter (retries are requests too) and becomes an
+ * `agent.model_call` event. Failed attempts are recorded as they happen, status `error` and no usage; the one
+ * that answered is recorded once its reply is read, with its tokens and cost.
+ */
+async function callModel(
+  config: LoopConfig,
+  ctx: RunContext,
+  state: TrialState,
+  turn: number,
+  request: MessagesRequest,
+): Promise<MessagesResponse> {
+  const { limiter, redact, model } = config
+  const baseSleep = config.retry.sleep ?? abortableSleep
+  let answered: AttemptInfo | undefined
+  const response = await callMessages(config.client, request, {
+    signal: ctx.signal,
+    gate: limitedGate(ctx, limiter),
+    maxAttempts: config.maxAttempts,
+    timeoutMs: config.timeoutMs,
+    ...(config.retry.baseDelayMs === undefined ? {} : { baseDelayMs: config.retry.baseDelayMs }),
+    ...(config.retry.maxDelayMs === undefined ? {} : { maxDelayMs: config.retry.maxDelayMs }),
+    // callMessages sleeps exactly once before each retry: the place to take the retry's slot.
+    sleep: async (ms, signal) => {
+      await baseSleep(ms, signal)
+      if (limiter) await limiter.acquire(signal)
+    },
+    onAttempt: (info) => {
+      if (info.status === 'ok') {
+        answered = info
+        return
+      }
+      // Stopped by a limit or a cancel: the engine records that, and a stopped run takes no more events.
+      if (ctx.signal.aborted) return
+      ctx.emit(
+        'agent.model_call',
+        {
+          model,
+          status: 'error',
+          attempt: info.attempt,
+          turn,
+          latencyMs: info.latencyMs,
+          error: redact(info.error ?? 'failed'),
+          ...(info.httpStatus === undefined ? {} : { httpStatus: info.httpStatus }),
+          ...(info.retryInMs === undefined ? {} : { retryInMs: info.retryInMs }),
+        },
+        { tokens: 0, costUsd: 0 },
+      )
+    },
+  })
+  const usage = answered?.usage ?? usageOf(response.usage)
+  const priced = costOf(model, usage)
+  if (priced === null && !state.costWarned) {
+    state.costWarned = true
+    ctx.warn(
+      `no price for model ${model}: cost recorded as 0 (unknown; not in the price table of ${PRICES_AS_OF})`,
+    )
+  }
+  ctx.emit(
+    'agent.model_call',
+    {
+      model,
+      status: 'ok',
+      attempt: answered?.attempt ?? 1,
+      turn,
+      latencyMs: answered?.latencyMs ?? 0,
+      inputTokens: usage.input_tokens,
+      outputTokens: usage.output_tokens,
+      cacheCreationInputTokens: usage.cache_creation_input_tokens ?? 0,
+      cacheReadInputTokens: usage.cache_read_input_tokens ?? 0,
+      ...(response.stop_reason ? { stopReason: response.stop_reason } : {}),
+      text: redact(textOf(response)),
+      ...(priced === null ? { costUnknown: true } : {}),
+    },
+    { tokens: totalTokens(usage), costUsd: priced ?? 0 },
+  )
+  return response
+}
+
+/**
+ * The trial's model-call gate (recording and replay), with the first attempt's rate-limit slot taken inside it:
+ * only when a request is really sent, so a replayed exchange does not wait for one.
+ */
+function limitedGate(ctx: RunContext, limiter: RateLimiter | null): ModelCallGate {
+  // A RunContext made by hand (outside the engine) may have no gate: calls then simply go out.
+  const gate = (ctx.modelCalls as ModelCallGate | undefined) ?? passThroughGate
+  if (!limiter) return gate
+  return {
+    exchange: (request, call) =>
+      gate.exchange(request, async () => {
+        await limiter.acquire(ctx.signal)
+        return call()
+      }),
+  }
+}
+
+/** The reply's text blocks, joined as written: with citations, one paragraph comes as several blocks. */
+function textOf(response: MessagesResponse): string {
+  return response.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('')
+}
+
+function usageOf(usage: Anthropic.Usage): TokenUsage {
+  return {
+    input_tokens: usage.input_tokens,
+    output_tokens: usage.output_tokens,
+    cache_creation_input_tokens: usage.cache_creation_input_tokens ?? null,
+    cache_read_input_tokens: usage.cache_read_input_tokens ?? null,
+  }
+}
+
+function totalTokens(usage: TokenUsage): number {
+  return (
+    usage.input_tokens +
+    usage.output_tokens +
+    (usage.cache_creation_input_tokens ?? 0) +
+    (usage.cache_read_input_tokens ?? 0)
+  )
+}
