@@ -16,7 +16,13 @@ import {
   type TrialRecord,
 } from '../src/core/index.ts'
 import { runTrial } from '../src/engine/index.ts'
-import { RecordingSession, isCi, recordModeFromEnv, type RecordingEntry } from '../src/recording/index.ts'
+import {
+  RECORDINGS_FILE_ENV,
+  RecordingSession,
+  isCi,
+  recordModeFromEnv,
+  type RecordingEntry,
+} from '../src/recording/index.ts'
 import { JsonlTraceStore } from '../src/stores/index.ts'
 import { explainTrial, isHarnessFailure, passRate, trialHeadline, type Gate } from './gate.ts'
 import { currentRun } from './provided-run.ts'
@@ -29,7 +35,8 @@ const recordingSessions = new Map<string, RecordingSession>()
 function recordingsFor(dir: string): RecordingSession {
   let session = recordingSessions.get(dir)
   if (!session) {
-    session = new RecordingSession({ dir, mode: recordModeFromEnv(), ci: isCi() })
+    const sourceFile = process.env[RECORDINGS_FILE_ENV] || undefined
+    session = new RecordingSession({ dir, mode: recordModeFromEnv(), ci: isCi(), sourceFile })
     recordingSessions.set(dir, session)
   }
   return session

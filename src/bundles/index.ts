@@ -16,3 +16,10 @@ export {
   TRACES_FILE,
   requiredFiles,
 } from './layout.ts'
+export {
+  compareRuns,
+  COST_TOLERANCE,
+  type ReplayVerdict,
+  type TrialComparison,
+  type RunSide,
+} from './compare-runs.ts'

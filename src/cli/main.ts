@@ -4,6 +4,7 @@ import { doctorCommand } from './commands/doctor.ts'
 import { initCommand } from './commands/init.ts'
 import { reportCommand } from './commands/report.ts'
 import { runCommand } from './commands/run.ts'
+import { replayCommand } from './commands/replay.ts'
 import { validateBundleCommand } from './commands/validate-bundle.ts'
 import { versionCommand } from './commands/version.ts'
 import { processIO, type CliIO } from './io.ts'
@@ -13,6 +14,7 @@ export const COMMANDS: readonly Command[] = [
   runCommand,
   reportCommand,
   validateBundleCommand,
+  replayCommand,
   initCommand,
   doctorCommand,
   versionCommand,

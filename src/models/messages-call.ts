@@ -98,7 +98,8 @@ export async function callMessages(
       return { response: null, attempts: attempts as unknown as JsonValue[], error: e.message }
     }
   })
-  if (exchange.replayed) for (const info of exchange.attempts) options.onAttempt?.(info as unknown as AttemptInfo)
+  if (exchange.replayed)
+    for (const info of exchange.attempts) options.onAttempt?.(info as unknown as AttemptInfo)
   if (exchange.error !== undefined) throw new AgentEvalOpsError('INFRA_FAILURE', exchange.error)
   return exchange.response as unknown as MessagesResponse
 }

@@ -31,3 +31,6 @@ export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
   const ci = env.CI?.trim().toLowerCase()
   return ci !== undefined && ci !== '' && ci !== 'false' && ci !== '0'
 }
+
+/** A bundle's recordings.jsonl to replay every task from (set by `agentevalops replay`). */
+export const RECORDINGS_FILE_ENV = 'AGENTEVALOPS_RECORDINGS_FILE'

@@ -27,6 +27,11 @@ export interface RecordingSessionOptions {
   mode: RecordMode
   /** In CI, `auto` replays only: a missing recording fails like a missing snapshot. */
   ci: boolean
+  /**
+   * Read every task's recordings from this one file instead of `dir` (a bundle's recordings.jsonl, for
+   * `agentevalops replay`). Only with mode `replay`: nothing is ever written to it.
+   */
+  sourceFile?: string | undefined
 }
 
 /** One task's cassette: loaded once, written in order (trials of a task run concurrently). */
@@ -45,7 +50,13 @@ interface Cassette {
 export class RecordingSession {
   private readonly cassettes = new Map<string, Cassette>()
 
-  constructor(private readonly options: RecordingSessionOptions) {}
+  constructor(private readonly options: RecordingSessionOptions) {
+    if (options.sourceFile !== undefined && options.mode !== 'replay') {
+      throw new AgentEvalOpsError('CONFIG_INVALID', 'recordings from a single file can only be replayed', {
+        hint: `Set ${RECORD_ENV}=replay, or leave the recordings file out.`,
+      })
+    }
+  }
 
   get mode(): RecordMode {
     return this.options.mode
@@ -54,7 +65,8 @@ export class RecordingSession {
   /** The trial's gate, and the exchanges it replayed or recorded (for the bundle's recordings.jsonl). */
   gateFor(ids: { taskId: string; trial: number }): TrialGate {
     const used: RecordingEntry[] = []
-    if (this.options.mode === 'off') return { exchange: (request, call) => passThroughGate.exchange(request, call), used }
+    if (this.options.mode === 'off')
+      return { exchange: (request, call) => passThroughGate.exchange(request, call), used }
     const ordinals = new Map<string, number>()
     return {
       used,
@@ -105,11 +117,24 @@ export class RecordingSession {
     if (!cassette) {
       const path = cassettePath(this.options.dir, taskId)
       // `record` starts the task's cassette afresh: nothing old is read, and the file is rewritten.
-      const loaded = this.options.mode === 'record' ? Promise.resolve([]) : readCassette(path)
+      const { sourceFile } = this.options
+      const loaded =
+        this.options.mode === 'record'
+          ? Promise.resolve([])
+          : sourceFile !== undefined
+            ? this.sourceEntries(sourceFile).then((all) => all.filter((e) => e.taskId === taskId))
+            : readCassette(path)
       cassette = { path, loaded, fresh: [], writes: Promise.resolve() }
       this.cassettes.set(taskId, cassette)
     }
     return cassette
+  }
+
+  private source: Promise<RecordingEntry[]> | undefined
+
+  private sourceEntries(file: string): Promise<RecordingEntry[]> {
+    this.source ??= readCassette(file)
+    return this.source
   }
 
   private async save(cassette: Cassette, entry: RecordingEntry): Promise<void> {

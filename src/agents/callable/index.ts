@@ -1,0 +1,15 @@
+export { callableRunner } from './callable-runner.ts'
+export type {
+  CallableAgent,
+  CallableContext,
+  CallableInput,
+  CallableOutput,
+  CallableResult,
+  CallableRunnerOptions,
+  CallableUsage,
+  ModelCall,
+  ModelCallInfo,
+  ModelCallReport,
+  RemainingBudget,
+  ToolCallOptions,
+} from './types.ts'
