@@ -61,9 +61,10 @@ function replayError(message: string): AgentEvalOpsError {
 async function runToEnd(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
+  cwd: string,
 ): Promise<{ code: number; output: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(argv[0]!, argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(argv[0]!, argv.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     const keep = (d: Buffer) => {
       // The tail is what explains a failure; a long run's whole log is not worth the memory.
@@ -91,6 +92,7 @@ export const replayCommand: Command = {
     const { values, positionals } = parseCommandArgs(args, {
       json: { type: 'boolean' },
       keep: { type: 'boolean' },
+      cwd: { type: 'string' },
     })
     if (values.help) {
       io.out(
@@ -105,6 +107,10 @@ export const replayCommand: Command = {
           options: [
             ['--json', 'Print the comparisons as one JSON document'],
             ['--keep', "Keep the replay's own bundle (its path is printed) instead of removing it"],
+            [
+              '--cwd <dir>',
+              "The project's Vitest root, where the replay command runs (default: the current folder)",
+            ],
           ],
           exitCodes: [
             [0, 'every trial MATCHes (or differs only where the code changed)'],
@@ -131,7 +137,7 @@ export const replayCommand: Command = {
       }
       if (existsSync(recordings)) env[RECORDINGS_FILE_ENV] = recordings
       else delete env[RECORDINGS_FILE_ENV]
-      const run = await runToEnd(argv, env)
+      const run = await runToEnd(argv, env, resolve(values.cwd ?? '.'))
       const produced = (await readdir(runsDir)).filter((name) => !name.startsWith('.'))
       if (produced.length !== 1) {
         io.err(

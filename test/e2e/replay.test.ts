@@ -1,0 +1,129 @@
+// `agentevalops replay` on a real bundle: an Anthropic-runner run against the fake Messages API is recorded, then
+// replayed from the bundle's recordings.jsonl with no server. Unchanged, every trial MATCHes; with one tool
+// returning something else, the trial DIFFERs at that tool result's step.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { main } from '../../src/cli/main.ts'
+import type { CliIO } from '../../src/cli/io.ts'
+import {
+  bundleDirs,
+  createTempProject,
+  eventsOf,
+  readBundleEvents,
+  readScores,
+  repoImport,
+  runVitest,
+  tail,
+  type TempProject,
+} from './helpers.ts'
+
+const EVAL_FILE = `
+import { afterAll } from 'vitest'
+import { anthropicRunner } from ${repoImport('src/agents/index.ts')}
+import { defineTask, type BenchmarkAdapter } from ${repoImport('src/core/index.ts')}
+import { matchesExpected } from ${repoImport('src/evaluators/index.ts')}
+import { recordModeFromEnv } from ${repoImport('src/recording/index.ts')}
+import { evalBenchmark } from ${repoImport('plugin/index.ts')}
+import { FakeMessagesServer, messageReply, textReply, toolUseBlock, type RecordedRequest } from ${repoImport('test/support/fake-messages-server.ts')}
+
+// The fake model asks the lookup tool, then answers with what it said.
+function model(request: RecordedRequest) {
+  const messages = (request.body as { messages: { content: unknown }[] }).messages
+  const last = messages[messages.length - 1]!.content
+  if (typeof last === 'string') {
+    return messageReply({ content: [toolUseBlock('lookup', { q: last }, 'toolu_1')], usage: { input_tokens: 100, output_tokens: 20 } })
+  }
+  const result = (last as { type: string; content?: string }[]).find((b) => b.type === 'tool_result')
+  return textReply(JSON.parse(result?.content ?? '{}').answer ?? '?', { input_tokens: 150, output_tokens: 5 })
+}
+
+// A replay needs no server: a call that slipped past the recordings would fail on the closed port.
+const server = recordModeFromEnv() === 'replay' ? undefined : await FakeMessagesServer.start({ responder: model })
+afterAll(() => server?.close())
+
+const lookup = { name: 'lookup', description: 'Looks it up.', inputSchema: { type: 'object' } }
+const tasks = [
+  defineTask({ id: 'capital', benchmark: 'replay-e2e', prompt: 'Capital of France?', expected: 'Paris', tools: [lookup] }),
+  defineTask({ id: 'river', benchmark: 'replay-e2e', prompt: 'River of Paris?', expected: 'Seine', tools: [lookup] }),
+]
+const ANSWERS: Record<string, string> = { 'Capital of France?': 'Paris', 'River of Paris?': 'Seine' }
+const benchmark: BenchmarkAdapter = {
+  id: 'replay-e2e',
+  version: '1',
+  listTasks: () => tasks,
+  info: () => ({ id: 'replay-e2e', version: '1', datasetChecksum: 'e2e' }),
+}
+
+evalBenchmark({
+  benchmark,
+  runner: anthropicRunner({
+    model: 'claude-haiku-4-5',
+    baseURL: server?.url ?? 'http://127.0.0.1:9',
+    tools: {
+      // A test can change what the tool says for the river, as a changed tool would.
+      lookup: (input) => {
+        const q = (input as { q: string }).q
+        return { answer: q.startsWith('River') ? (process.env.RIVER_ANSWER ?? ANSWERS[q]) : ANSWERS[q] }
+      },
+    },
+  }),
+  evaluators: [matchesExpected()],
+  gate: { minPassRate: 0 },
+})
+`
+
+let project: TempProject
+let bundle: string
+
+function cli() {
+  const out: string[] = []
+  const err: string[] = []
+  const io: CliIO = { out: (l) => void out.push(l), err: (l) => void err.push(l) }
+  return { io, out, err }
+}
+
+beforeAll(async () => {
+  project = await createTempProject({ 'evals/replay.eval.ts': EVAL_FILE })
+  const result = await runVitest(['run', '--project', 'evals'], {
+    cwd: project.root,
+    runsDir: project.runsDir,
+    env: { ANTHROPIC_API_KEY: 'test-key', AGENTEVALOPS_RECORD: 'record' },
+    timeoutMs: 25_000,
+  })
+  expect(result.code, tail(result.output)).toBe(0)
+  bundle = (await bundleDirs(project.runsDir))[0]!
+}, 30_000)
+
+afterAll(async () => {
+  vi.unstubAllEnvs()
+  await project?.remove()
+})
+
+describe('agentevalops replay', { timeout: 30_000 }, () => {
+  it('reports MATCH for every trial of an unchanged agent, with no server', async () => {
+    expect((await readScores(bundle)).trials.map((t) => t.outcome)).toEqual(['passed', 'passed'])
+    vi.stubEnv('ANTHROPIC_API_KEY', 'test-key')
+    const { io, out, err } = cli()
+    const code = await main(['replay', bundle, '--cwd', project.root], io)
+    expect(code, [...out, ...err].join('\n')).toBe(0)
+    expect(out).toEqual([
+      'MATCH         replay-e2e/capital #0',
+      'MATCH         replay-e2e/river #0',
+      'replay: 2 MATCH, 0 DIFFER, 0 CODE_CHANGED',
+    ])
+  })
+
+  it('reports DIFFER at the step of the tool result that changed, and exits 1', async () => {
+    const river = eventsOf(await readBundleEvents(bundle), 'river')
+    const toolResult = river.find((e) => e.kind === 'agent.tool_result')!
+    vi.stubEnv('ANTHROPIC_API_KEY', 'test-key')
+    vi.stubEnv('RIVER_ANSWER', 'Thames')
+    const { io, out, err } = cli()
+    const code = await main(['replay', bundle, '--cwd', project.root], io)
+    expect(code, [...out, ...err].join('\n')).toBe(1)
+    expect(out[0]).toBe('MATCH         replay-e2e/capital #0')
+    expect(out[1]).toMatch(
+      new RegExp(`^DIFFER +replay-e2e/river #0: step ${toolResult.step}: agent\\.tool_result differs`),
+    )
+    expect(out[2]).toBe('replay: 1 MATCH, 1 DIFFER, 0 CODE_CHANGED')
+  })
+})
