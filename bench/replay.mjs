@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Replay benchmark: a 20-task Anthropic-runner run against the fake Messages API (each reply taking a real model's
-// latency) is recorded, then replayed from its recordings with no server. Prints the wall time of both, the ratio
+// Replay benchmark: a 20-task Anthropic-runner run against the fake Messages API (each reply taking a tool-use
+// model's typical latency, 3 s by default: AGENTEVALOPS_BENCH_MODEL_LATENCY_MS) is recorded, then replayed from its recordings with no server. Prints the wall time of both, the ratio
 // replay / recorded (target < 0.10), and checks that the replay's traces and scores are the recorded ones.
 // Runs the built package (dist/): `npm run bench` builds it first.
 import { spawn } from 'node:child_process'
@@ -83,7 +83,7 @@ rmSync(work, { recursive: true, force: true })
 const rec = median(recorded)
 const rep = median(replayed)
 console.log(
-  `\nreplay benchmark: 20 tasks × 2 model calls, ${process.env.AGENTEVALOPS_BENCH_MODEL_LATENCY_MS ?? 1500} ms model ` +
+  `\nreplay benchmark: 20 tasks × 2 model calls, ${process.env.AGENTEVALOPS_BENCH_MODEL_LATENCY_MS ?? 3000} ms model ` +
     `latency, 5 in flight, ${rounds} rounds`,
 )
 console.log(

@@ -122,29 +122,3 @@ export class CappedFile {
     this.onError(`could not write ${this.path}: ${this.failed}`)
   }
 }
-
-/** The last `limit` bytes of a stream, for an error message. */
-export class Tail {
-  private chunks: Buffer[] = []
-  private held = 0
-  total = 0
-
-  constructor(private readonly limit: number) {}
-
-  push(chunk: Buffer): void {
-    this.chunks.push(chunk)
-    this.held += chunk.length
-    this.total += chunk.length
-    while (this.chunks.length > 1 && this.held - this.chunks[0]!.length >= this.limit) {
-      this.held -= this.chunks.shift()!.length
-    }
-  }
-
-  text(): string {
-    const bytes = Buffer.concat(this.chunks)
-    const kept = bytes.subarray(Math.max(0, bytes.length - this.limit))
-    // A cut can split a multi-byte character; its orphaned continuation bytes decode as U+FFFD.
-    const text = kept.toString('utf8').replace(kept.length < this.total ? /^\uFFFD+/ : /^$/, '')
-    return kept.length < this.total ? `…${text}` : text
-  }
-}

@@ -4,6 +4,7 @@ import { basename, join, resolve } from 'node:path'
 import {
   AgentEvalOpsError,
   errorMessage,
+  OutputTail,
   type AgentOutput,
   type AgentRunner,
   type ArtifactRef,
@@ -25,7 +26,7 @@ import {
   type CommandRunnerOptions,
   type ResolvedOptions,
 } from './options.ts'
-import { CappedFile, LineSplitter, MAX_LINE_BYTES, Tail } from './output.ts'
+import { CappedFile, LineSplitter, MAX_LINE_BYTES } from './output.ts'
 import { startGroupProcess, type GroupProcess, type ProcessEnd } from './spawn.ts'
 
 const FORMATS: Record<CommandFormat, FormatFactory> = {
@@ -102,7 +103,7 @@ async function supervise(
   const stderrFile = new CappedFile(artifacts[1]!.path, options.maxOutputBytes, (m) =>
     notes.once('file:stderr', m),
   )
-  const stderrTail = new Tail(STDERR_TAIL_BYTES)
+  const stderrTail = new OutputTail(STDERR_TAIL_BYTES)
 
   let proc: GroupProcess | undefined
   let stopped = false
@@ -199,10 +200,10 @@ async function supervise(
   }
 }
 
-function exitProblem(end: Extract<ProcessEnd, { kind: 'exited' }>, stderr: Tail): string | undefined {
+function exitProblem(end: Extract<ProcessEnd, { kind: 'exited' }>, stderr: OutputTail): string | undefined {
   if (end.code === 0) return undefined
   const how = end.code !== null ? `exited with code ${end.code}` : `was killed by ${end.signal ?? 'a signal'}`
-  const tail = stderr.text().trim()
+  const tail = `${stderr.truncated ? '…' : ''}${stderr.text()}`.trim()
   return tail === '' ? `${how} (nothing on stderr)` : `${how}: ${tail}`
 }
 

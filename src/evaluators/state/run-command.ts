@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { errorMessage } from '../../core/index.ts'
+import { errorMessage, OutputTail } from '../../core/index.ts'
 
 /** How much of each output stream is kept: the end is where a failing test runner says what failed. */
 export const MAX_TAIL_BYTES = 64 * 1024
@@ -45,33 +45,6 @@ export interface CommandResult {
   durationMs: number
 }
 
-/** Keeps the last `limit` bytes of a stream without ever holding much more. */
-class Tail {
-  private chunks: Buffer[] = []
-  private held = 0
-  total = 0
-
-  constructor(private readonly limit: number) {}
-
-  push(chunk: Buffer): void {
-    this.chunks.push(chunk)
-    this.held += chunk.length
-    this.total += chunk.length
-    // Drop whole chunks while the rest still covers the limit; bounded by the number of chunks held.
-    while (this.chunks.length > 1 && this.held - this.chunks[0]!.length >= this.limit) {
-      this.held -= this.chunks.shift()!.length
-    }
-  }
-
-  text(): string {
-    const bytes = Buffer.concat(this.chunks)
-    const kept = bytes.subarray(Math.max(0, bytes.length - this.limit))
-    const text = kept.toString('utf8')
-    // A cut can split a multi-byte character; its orphaned continuation bytes decode as U+FFFD.
-    return kept.length < this.total ? text.replace(/^\uFFFD+/, '') : text
-  }
-}
-
 /**
  * Runs `argv` without a shell, in its own process group, with a minimal environment. On timeout or abort the whole
  * group is killed with SIGKILL, so a command that forked (a shell pipeline, a test runner's workers) leaves nothing
@@ -79,8 +52,8 @@ class Tail {
  */
 export function runCommand(argv: readonly string[], options: RunCommandOptions): Promise<CommandResult> {
   const started = performance.now()
-  const stdout = new Tail(MAX_TAIL_BYTES)
-  const stderr = new Tail(MAX_TAIL_BYTES)
+  const stdout = new OutputTail(MAX_TAIL_BYTES)
+  const stderr = new OutputTail(MAX_TAIL_BYTES)
   const [file, ...args] = argv
   const base = (pid: number | undefined) => ({
     pid,

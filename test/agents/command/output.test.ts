@@ -9,7 +9,8 @@ import {
   substituteArgv,
   type CommandRunnerOptions,
 } from '../../../src/agents/command/options.ts'
-import { CappedFile, LineSplitter, Tail } from '../../../src/agents/command/output.ts'
+import { CappedFile, LineSplitter } from '../../../src/agents/command/output.ts'
+import { OutputTail } from '../../../src/core/index.ts'
 import { RunNotes } from '../../../src/agents/command/notes.ts'
 
 function split(chunks: (string | Buffer)[], max = 16) {
@@ -48,7 +49,7 @@ describe('LineSplitter', () => {
   })
 })
 
-describe('CappedFile and Tail', () => {
+describe('CappedFile and OutputTail', () => {
   let dir: string
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'aeo-capped-'))
@@ -76,12 +77,12 @@ describe('CappedFile and Tail', () => {
     expect(errors[0]).toContain('ENOENT')
   })
 
-  it('Tail keeps the end, marking a cut', () => {
-    const tail = new Tail(5)
+  it('OutputTail keeps the end and says when it cut', () => {
+    const tail = new OutputTail(5)
     tail.push(Buffer.from('abc'))
-    expect(tail.text()).toBe('abc')
+    expect([tail.text(), tail.truncated]).toEqual(['abc', false])
     tail.push(Buffer.from('defgh'))
-    expect(tail.text()).toBe('…defgh')
+    expect([tail.text(), tail.truncated]).toEqual(['defgh', true])
   })
 })
 

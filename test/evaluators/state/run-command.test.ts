@@ -1,36 +1,10 @@
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { commandEnv, MAX_TAIL_BYTES, runCommand } from '../../../src/evaluators/state/run-command.ts'
-
-/** Live (non-zombie) members of process group `pgid`: a killed group's orphans may linger as zombies in a container. */
-async function liveGroupMembers(pgid: number): Promise<number[]> {
-  if (!existsSync('/proc')) {
-    try {
-      process.kill(-pgid, 0)
-      return [pgid]
-    } catch {
-      return []
-    }
-  }
-  const live: number[] = []
-  for (const name of await readdir('/proc')) {
-    if (!/^\d+$/.test(name)) continue
-    let stat: string
-    try {
-      stat = await readFile(`/proc/${name}/stat`, 'utf8')
-    } catch {
-      continue // the process ended while we looked
-    }
-    // "pid (comm) state ppid pgrp …"; comm may contain spaces and parentheses, so split after the last ")".
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    if (Number(pgrp) === pgid && state !== 'Z') live.push(Number(name))
-  }
-  return live
-}
+import { liveGroupMembers } from '../../support/process-group.ts'
 
 /** Waits (at most ~2 s) for the group to die: SIGKILL is delivered asynchronously. */
 async function groupGone(pgid: number): Promise<boolean> {
