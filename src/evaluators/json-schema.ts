@@ -1,5 +1,6 @@
-import { Ajv, type Options, type SchemaObject, type ValidateFunction } from 'ajv'
-import { Ajv2020 } from 'ajv/dist/2020.js'
+import { createRequire } from 'node:module'
+import type { Ajv, Options, SchemaObject, ValidateFunction } from 'ajv'
+import type { Ajv2020 } from 'ajv/dist/2020.js'
 import { AgentEvalOpsError, errorMessage, type JsonObject } from '../core/index.ts'
 
 const AJV_OPTIONS: Options = {
@@ -19,6 +20,12 @@ const DRAFT_2020 = /^https?:\/\/json-schema\.org\/draft\/2020-12\/schema#?$/
 let draft7: Ajv | undefined
 let draft2020: Ajv2020 | undefined
 
+// Ajv is loaded at the first schema compiled, not when agentevalops is imported (~50 ms per worker otherwise);
+// it is CommonJS, so a synchronous require keeps compileJsonSchema synchronous for configuration-time checks.
+const require = createRequire(import.meta.url)
+const loadAjv = () => require('ajv') as typeof import('ajv')
+const loadAjv2020 = () => require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js')
+
 /**
  * Compiles a JSON Schema (draft-07, or 2020-12 when its `$schema` says so). A broken schema is the configuration's
  * fault, not the agent's: CONFIG_INVALID naming `owner` (e.g. `tool "search" has an invalid inputSchema`).
@@ -36,10 +43,10 @@ export function compileJsonSchema(schema: JsonObject, owner: string, hint: strin
   const s = schema as SchemaObject
   try {
     if (typeof s.$schema === 'string' && DRAFT_2020.test(s.$schema)) {
-      draft2020 ??= new Ajv2020(AJV_OPTIONS)
+      draft2020 ??= new (loadAjv2020().Ajv2020)(AJV_OPTIONS)
       return draft2020.compile(s)
     }
-    draft7 ??= new Ajv(AJV_OPTIONS)
+    draft7 ??= new (loadAjv().Ajv)(AJV_OPTIONS)
     return draft7.compile(s)
   } catch (e) {
     throw new AgentEvalOpsError('CONFIG_INVALID', `${owner}: ${errorMessage(e)}`, { hint, cause: e })

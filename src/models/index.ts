@@ -13,3 +13,4 @@ export {
   type MessagesRequest,
   type MessagesResponse,
 } from './messages-call.ts'
+export { loadAnthropicSdk, createAnthropicClient } from './sdk.ts'

@@ -1,4 +1,4 @@
-import Anthropic, { APIConnectionError, APIError, APIUserAbortError } from '@anthropic-ai/sdk'
+import type Anthropic from '@anthropic-ai/sdk'
 import { z } from 'zod'
 import {
   AgentEvalOpsError,
@@ -9,6 +9,7 @@ import {
   type ModelCallGate,
 } from '../core/index.ts'
 import type { TokenUsage } from './pricing.ts'
+import { loadAnthropicSdk } from './sdk.ts'
 
 /**
  * A non-streaming Messages request. `temperature` is no longer in the SDK's types (the API deprecated it), but the
@@ -112,6 +113,7 @@ async function attemptMessages(
 ): Promise<MessagesResponse> {
   const { signal, onAttempt } = options
   const maxAttempts = positiveInt('maxAttempts', options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS)
+  const sdk = await loadAnthropicSdk()
   const sleep = options.sleep ?? abortableSleep
   const secrets = [client.apiKey, client.authToken].filter((s): s is string => typeof s === 'string')
   const redact = (text: string): string => redactSecrets(text, secrets)
@@ -132,7 +134,7 @@ async function attemptMessages(
     } catch (e) {
       thrown = { error: e }
     }
-    if (thrown && (signal?.aborted || thrown.error instanceof APIUserAbortError)) {
+    if (thrown && (signal?.aborted || thrown.error instanceof sdk.APIUserAbortError)) {
       onAttempt?.({ attempt, status: 'error', latencyMs: latencyMs(), error: 'aborted' })
       throw aborted(request.model, thrown.error)
     }
@@ -142,7 +144,7 @@ async function attemptMessages(
       return message
     }
     const failure: Failure = thrown
-      ? classify(thrown.error)
+      ? classify(thrown.error, sdk)
       : { message: `malformed response body: ${describeBody(raw)}`, retryable: true }
 
     const last = attempt >= maxAttempts || !failure.retryable
@@ -180,9 +182,10 @@ function hintFor(status: number | undefined): { hint?: string } {
   return {}
 }
 
-function classify(e: unknown): Failure {
-  if (e instanceof APIConnectionError) return { message: `connection failed: ${e.message}`, retryable: true }
-  if (e instanceof APIError && typeof e.status === 'number') {
+function classify(e: unknown, sdk: typeof import('@anthropic-ai/sdk')): Failure {
+  if (e instanceof sdk.APIConnectionError)
+    return { message: `connection failed: ${e.message}`, retryable: true }
+  if (e instanceof sdk.APIError && typeof e.status === 'number') {
     const status = e.status
     const retryable = status === 429 || status >= 500
     // `instanceof` leaves the class's type parameters as any; the headers are a fetch Headers when present.

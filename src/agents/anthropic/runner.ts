@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk'
+import type Anthropic from '@anthropic-ai/sdk'
 import {
   AgentEvalOpsError,
   sha256,
@@ -9,7 +9,7 @@ import {
   type RunnerInfo,
   type TaskSpec,
 } from '../../core/index.ts'
-import { redactSecrets, type CallMessagesOptions } from '../../models/index.ts'
+import { createAnthropicClient, redactSecrets, type CallMessagesOptions } from '../../models/index.ts'
 import { sharedRateLimiter, type RateLimiter } from './rate-limiter.ts'
 import { runToolLoop, type LoopConfig } from './tool-loop.ts'
 import type { ToolHandler } from './tools.ts'
@@ -112,7 +112,7 @@ export function anthropicRunner(options: AnthropicRunnerOptions): AgentRunner {
       },
     }),
     async run(task: TaskSpec, env: EnvHandle, ctx: RunContext): Promise<AgentOutput> {
-      connection ??= connect(options, settings)
+      connection ??= await connect(options, settings)
       const system = typeof task.metadata.system === 'string' ? task.metadata.system : settings.system
       const config: LoopConfig = {
         client: connection.client,
@@ -133,9 +133,9 @@ export function anthropicRunner(options: AnthropicRunnerOptions): AgentRunner {
   }
 }
 
-function connect(options: AnthropicRunnerOptions, settings: Settings): Connection {
+async function connect(options: AnthropicRunnerOptions, settings: Settings): Promise<Connection> {
   const envKey = process.env.ANTHROPIC_API_KEY
-  const client = options.client ?? createClient(options, settings.name, envKey)
+  const client = options.client ?? (await createClient(options, settings.name, envKey))
   const secrets = [options.apiKey, envKey, client.apiKey, client.authToken]
   const rate = settings.requestsPerMinute
   let limiter: RateLimiter | null = options.limiter ?? null
@@ -144,7 +144,11 @@ function connect(options: AnthropicRunnerOptions, settings: Settings): Connectio
   return { client, limiter, redact: (text) => redactSecrets(text, secrets) }
 }
 
-function createClient(options: AnthropicRunnerOptions, name: string, envKey: string | undefined): Anthropic {
+async function createClient(
+  options: AnthropicRunnerOptions,
+  name: string,
+  envKey: string | undefined,
+): Promise<Anthropic> {
   const apiKey = (options.apiKey ?? envKey)?.trim()
   if (!apiKey) {
     // The harness was not given what it needs: the trial is an infra failure, not the agent's.
@@ -153,8 +157,7 @@ function createClient(options: AnthropicRunnerOptions, name: string, envKey: str
     })
   }
   const baseURL = options.baseURL ?? (process.env.ANTHROPIC_BASE_URL || undefined)
-  // maxRetries 0: callMessages retries, so that every attempt is an event in the trace.
-  return new Anthropic({ apiKey, maxRetries: 0, ...(baseURL ? { baseURL } : {}) })
+  return createAnthropicClient({ apiKey, baseURL })
 }
 
 function resolveSettings(options: AnthropicRunnerOptions): Settings {

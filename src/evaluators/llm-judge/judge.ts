@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk'
+import type Anthropic from '@anthropic-ai/sdk'
 import {
   AgentEvalOpsError,
   type Evaluator,
@@ -9,6 +9,7 @@ import {
 } from '../../core/index.ts'
 import {
   callMessages,
+  createAnthropicClient,
   costOf,
   PRICES_AS_OF,
   redactSecrets,
@@ -91,7 +92,7 @@ export function llmJudge(options: LlmJudgeOptions): Evaluator {
     kind: 'llm_judge',
     async evaluate(view, ctx) {
       // Made at the first evaluation, so defining a suite needs no API key until a judge actually runs.
-      client ??= createClient(options, config.id)
+      client ??= await createClient(options, config.id)
       return judge(client, config, view, ctx, options.apiKey)
     },
   }
@@ -104,7 +105,7 @@ export async function runJudge(
   ctx?: EvaluatorContext,
 ): Promise<EvaluatorOutput> {
   const config = resolveConfig(options)
-  return judge(createClient(options, config.id), config, view, ctx, options.apiKey)
+  return judge(await createClient(options, config.id), config, view, ctx, options.apiKey)
 }
 
 interface Ledger {
@@ -304,7 +305,7 @@ function cut(text: string, max: number): string {
   return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine
 }
 
-function createClient(options: LlmJudgeOptions, id: string): Anthropic {
+async function createClient(options: LlmJudgeOptions, id: string): Promise<Anthropic> {
   if (options.client) return options.client
   const apiKey = (options.apiKey ?? process.env.ANTHROPIC_API_KEY)?.trim()
   if (!apiKey) {
@@ -313,8 +314,7 @@ function createClient(options: LlmJudgeOptions, id: string): Anthropic {
     })
   }
   const baseURL = options.baseURL ?? (process.env.ANTHROPIC_BASE_URL || undefined)
-  // maxRetries 0: callMessages retries, so that every attempt is an event in the trace.
-  return new Anthropic({ apiKey, maxRetries: 0, ...(baseURL ? { baseURL } : {}) })
+  return createAnthropicClient({ apiKey, baseURL })
 }
 
 function resolveConfig(options: LlmJudgeOptions): JudgeConfig {
