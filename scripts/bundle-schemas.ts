@@ -46,6 +46,15 @@ export const BUNDLE_SCHEMAS: readonly BundleSchema[] = [
     schema: core.TraceEvent,
   },
   {
+    file: 'recorded-exchange.schema.json',
+    describes: 'recordings.jsonl',
+    title: 'agentevalops recorded model exchange',
+    description:
+      'One line of recordings.jsonl in an agentevalops result bundle (and of a __recordings__ cassette): a model ' +
+      'request, its response and the attempts it took.',
+    schema: core.RecordedExchange,
+  },
+  {
     file: 'manifest.schema.json',
     describes: 'manifest.json',
     title: 'agentevalops bundle manifest',

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { z } from 'zod'
-import { Manifest, RunMetadata, ScoresFile, TraceEvent } from '../src/core/index.ts'
+import { Manifest, RecordedExchange, RunMetadata, ScoresFile, TraceEvent } from '../src/core/index.ts'
 import { BUNDLE_SCHEMAS, diffSchemaDir, renderSchemas, SCHEMA_BASE_URI } from '../scripts/bundle-schemas.ts'
 
 const schemasDir = fileURLToPath(new URL('../schemas/', import.meta.url))
@@ -275,6 +275,18 @@ interface Case {
   invalid: Record<string, Record<string, unknown>>
 }
 
+const exchange = {
+  v: 1,
+  taskId: 'HumanEval/0',
+  trial: 0,
+  key: 'b'.repeat(64),
+  ordinal: 0,
+  request: { model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'hi' }] },
+  response: { content: [{ type: 'text', text: 'hello' }] },
+  attempts: [{ attempt: 1, status: 'ok', latencyMs: 12 }],
+  recordedAt: '2025-01-02T03:04:05.000Z',
+}
+
 const cases: Case[] = [
   {
     file: 'metadata.schema.json',
@@ -342,6 +354,20 @@ const cases: Case[] = [
       'a future format version': variant(manifest, { formatVersion: 2 }),
       'a negative size': variant(manifest, { 'files.0.size': -1 }),
       'files missing': variant(manifest, { files: undefined }),
+    },
+  },
+  {
+    file: 'recorded-exchange.schema.json',
+    zod: RecordedExchange,
+    valid: {
+      'an ok exchange': exchange,
+      'a failed one': variant(exchange, { response: null, error: 'HTTP 500' }),
+    },
+    invalid: {
+      'a short key': variant(exchange, { key: 'abc' }),
+      'a negative trial': variant(exchange, { trial: -1 }),
+      'another version': variant(exchange, { v: 2 }),
+      'no request': variant(exchange, { request: undefined }),
     },
   },
 ]

@@ -6,6 +6,7 @@ import {
   errorMessage,
   Manifest,
   RunMetadata,
+  RecordedExchange,
   ScoresFile,
   sha256,
   TraceEvent,
@@ -18,6 +19,7 @@ import {
   METADATA_FILE,
   newerVersionMessage,
   REPLAY_COMMAND_FILE,
+  RECORDINGS_FILE,
   REPORT_MD_FILE,
   requiredFiles,
   SCORES_FILE,
@@ -136,6 +138,11 @@ export async function inspectBundle(dir: string, options: InspectOptions = {}): 
     else result.replayCommand = text
     if (text.trim() === '') findings.add(file, 'is empty')
   }
+  if (onDisk.has(RECORDINGS_FILE)) {
+    const bytes = await readFile(join(dir, RECORDINGS_FILE))
+    digests.set(RECORDINGS_FILE, { sha256: sha256(bytes), size: bytes.length })
+    checkRecordings(bytes.toString('utf8'), result.scores, findings)
+  }
   for (const file of listing.files) {
     if (file !== MANIFEST_FILE && !digests.has(file)) digests.set(file, await hashFile(join(dir, file)))
   }
@@ -144,6 +151,34 @@ export async function inspectBundle(dir: string, options: InspectOptions = {}): 
   checkRunIds(result, findings)
   checkRecords(result.metadata, result.scores, findings)
   return done()
+}
+
+/** Each line a recorded exchange of a trial the scores know: a bundle carries only what its trials were answered with. */
+function checkRecordings(text: string, scores: ScoresFile | undefined, findings: FindingList): void {
+  const trials = new Set(scores?.trials.map((t) => `${t.taskId}\u0000${t.trial}`))
+  const lines = text.split('\n')
+  if (lines.at(-1) === '') lines.pop()
+  for (const [index, line] of lines.entries()) {
+    let value: unknown
+    try {
+      value = JSON.parse(line)
+    } catch (e) {
+      findings.add(RECORDINGS_FILE, `line ${index + 1}: not valid JSON (${errorMessage(e)})`)
+      continue
+    }
+    const parsed = RecordedExchange.safeParse(value)
+    if (!parsed.success) {
+      findings.add(RECORDINGS_FILE, `line ${index + 1}: ${describeIssues(parsed.error.issues)}`)
+      continue
+    }
+    const { taskId, trial } = parsed.data
+    if (scores && !trials.has(`${taskId}\u0000${trial}`)) {
+      findings.add(
+        RECORDINGS_FILE,
+        `line ${index + 1}: a recording of task ${JSON.stringify(taskId)} trial ${trial}, which scores.json does not have`,
+      )
+    }
+  }
 }
 
 async function readTraces(

@@ -357,3 +357,23 @@ export const Manifest = z.object({
   files: z.array(ManifestEntry),
 })
 export type Manifest = z.infer<typeof Manifest>
+
+/**
+ * One recorded model exchange: a line of a recording cassette (`__recordings__/…/<task>.jsonl`) and of a bundle's
+ * `recordings.jsonl`. See docs/recordings.md.
+ */
+export const RecordedExchange = z.object({
+  v: z.literal(1),
+  taskId: z.string().min(1),
+  trial: count,
+  /** sha256 of the normalised request. */
+  key: z.string().regex(/^[0-9a-f]{64}$/),
+  /** The how-many-th identical request of this trial (a judge's k repeats ask the same thing k times). */
+  ordinal: count,
+  request: JsonObject,
+  response: JsonValue,
+  attempts: z.array(JsonValue),
+  error: z.string().optional(),
+  recordedAt: isoTime,
+})
+export type RecordedExchange = z.infer<typeof RecordedExchange>

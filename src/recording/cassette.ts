@@ -1,24 +1,10 @@
 import { mkdir, readFile, writeFile, appendFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { z } from 'zod'
-import { AgentEvalOpsError, JsonObject, JsonValue, safeFileStem } from '../core/index.ts'
+import { AgentEvalOpsError, RecordedExchange, safeFileStem } from '../core/index.ts'
 
-/** One recorded model exchange, one JSON line of a task's cassette file. */
-export const RecordingEntry = z.object({
-  v: z.literal(1),
-  taskId: z.string().min(1),
-  trial: z.number().int().nonnegative(),
-  /** requestKey() of `request`. */
-  key: z.string().regex(/^[0-9a-f]{64}$/),
-  /** The how-many-th identical request of this trial (a judge's k repeats ask the same thing k times). */
-  ordinal: z.number().int().nonnegative(),
-  request: JsonObject,
-  response: JsonValue,
-  attempts: z.array(JsonValue),
-  error: z.string().optional(),
-  recordedAt: z.iso.datetime({ offset: true }),
-})
-export type RecordingEntry = z.infer<typeof RecordingEntry>
+/** One recorded model exchange, one JSON line of a task's cassette file (the schema is core's, a bundle file's). */
+export const RecordingEntry = RecordedExchange
+export type RecordingEntry = RecordedExchange
 
 /** `<dir>/<task>.jsonl`: one file per task, so a changed task re-records (and diffs) on its own. */
 export function cassettePath(dir: string, taskId: string): string {

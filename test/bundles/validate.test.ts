@@ -96,6 +96,36 @@ describe('validateBundle', () => {
     ])
   })
 
+  it('checks recordings.jsonl: each line a recorded exchange of a trial the scores know', async () => {
+    const exchange = (taskId: string, trial: number) =>
+      JSON.stringify({
+        v: 1,
+        taskId,
+        trial,
+        key: 'a'.repeat(64),
+        ordinal: 0,
+        request: { model: 'm' },
+        response: { content: [] },
+        attempts: [],
+        recordedAt: '2025-01-02T03:04:05.000Z',
+      })
+    const good = await fresh()
+    await writeFile(join(good, 'recordings.jsonl'), `${exchange('task-0', 1)}\n`)
+    await restampManifest(good)
+    expect(await validateBundle(good)).toEqual([])
+
+    const bad = await fresh()
+    await writeFile(join(bad, 'recordings.jsonl'), `${exchange('task-9', 0)}\n{"v":1}\nnot json\n`)
+    await restampManifest(bad)
+    const messages = (await validateBundle(bad)).map((f) => `${f.file}: ${f.message}`)
+    expect(messages).toHaveLength(3)
+    expect(messages[0]).toBe(
+      'recordings.jsonl: line 1: a recording of task "task-9" trial 0, which scores.json does not have',
+    )
+    expect(messages[1]).toMatch(/^recordings\.jsonl: line 2: /)
+    expect(messages[2]).toMatch(/^recordings\.jsonl: line 3: not valid JSON/)
+  })
+
   it('catches a trial whose events were removed, through the cross-file check alone', async () => {
     const dir = await editTraces((events) => events.filter((e) => !(e.taskId === 'task-1' && e.trial === 0)))
     const findings = await validateBundle(dir)
