@@ -1,6 +1,7 @@
 import type { JsonObject, JsonValue } from './json.ts'
 import type {
   AgentResult,
+  ArtifactRef,
   BenchmarkInfo,
   EvaluatorKind,
   EvaluatorScore,
@@ -87,6 +88,11 @@ export interface RunContext {
   warn(message: string): void
   /** Model calls go through here, so they can be recorded and replayed. */
   readonly modelCalls: ModelCallGate
+  /**
+   * Registers a file the trial produced (a CLI agent's stdout, a log). Registered artifacts are in the result even
+   * when the runner never returns (a limit stopped it), which is when they are wanted most.
+   */
+  addArtifact(artifact: ArtifactRef): void
 }
 
 /** What the runner returns; the engine turns it into an AgentResult with usage it measured itself. */

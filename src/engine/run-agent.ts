@@ -107,7 +107,12 @@ function buildResult(
   // A runner that never returned may still have given its answer along the way.
   const finalAnswer = output ? output.finalAnswer : lastAnswer(recorder)
   const success = terminatedBy === 'completed' && (output?.success ?? finalAnswer !== null)
-  return { ...usage, success, finalAnswer, artifacts: output?.artifacts ?? [], error, terminatedBy }
+  // Registered artifacts first (they exist even for a runner that never returned), then the returned ones.
+  const artifacts = [...control.artifacts]
+  for (const a of output?.artifacts ?? []) {
+    if (!artifacts.some((b) => b.name === a.name && b.path === a.path)) artifacts.push(a)
+  }
+  return { ...usage, success, finalAnswer, artifacts, error, terminatedBy }
 }
 
 interface NormalizedOutput {

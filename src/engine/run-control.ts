@@ -1,5 +1,6 @@
 import {
   AgentEvalOpsError,
+  ArtifactRef,
   TracePayloads,
   errorMessage,
   passThroughGate,
@@ -49,7 +50,21 @@ export class RunControl {
       emit: (kind, payload, usage) => this.emit(kind, payload, usage),
       warn: (message) => this.warn(String(message)),
       modelCalls,
+      addArtifact: (artifact) => this.addArtifact(artifact),
     }
+  }
+
+  /** Artifacts the runner registered as it went, valid ones only (a bad one is a warning, not a crash). */
+  readonly artifacts: ArtifactRef[] = []
+
+  private addArtifact(artifact: unknown): void {
+    const parsed = ArtifactRef.safeParse(artifact)
+    if (!parsed.success) {
+      this.warn(`ignored an invalid artifact: ${JSON.stringify(artifact) ?? String(artifact)}`)
+      return
+    }
+    if (!this.artifacts.some((a) => a.name === parsed.data.name && a.path === parsed.data.path))
+      this.artifacts.push(parsed.data)
   }
 
   get signal(): AbortSignal {

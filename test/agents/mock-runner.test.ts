@@ -53,6 +53,7 @@ function bareContext(signal: AbortSignal): RunContext & { emitted: string[] } {
     emit: (kind) => emitted.push(kind) - 1,
     warn: () => {},
     modelCalls: passThroughGate,
+    addArtifact: () => {},
   }
 }
 

@@ -181,3 +181,34 @@ describe('runTrial limits', () => {
     expect(result).toMatchObject({ terminatedBy: 'limit_time', finalAnswer: 'draft', success: false })
   })
 })
+
+describe('registered artifacts', () => {
+  it('reach the result of a runner stopped by a limit, merged with returned ones and without duplicates', async () => {
+    const stopped = inlineRunner(async (ctx) => {
+      ctx.addArtifact({ name: 'log', path: '/tmp/x/log.txt' })
+      ctx.addArtifact({ name: 'log', path: '/tmp/x/log.txt' })
+      ctx.addArtifact({ name: '', path: '' } as never)
+      await sleep(2_000)
+      return { finalAnswer: 'never' }
+    })
+    const { result, record } = await runTrial(
+      baseOptions({ runner: stopped, limits: { maxWallSeconds: 0.1 } }),
+    )
+    expect(result?.terminatedBy).toBe('limit_time')
+    expect(result?.artifacts).toEqual([{ name: 'log', path: '/tmp/x/log.txt' }])
+    expect(record.warnings).toEqual([expect.stringContaining('ignored an invalid artifact')])
+
+    const returning = inlineRunner((ctx) => {
+      ctx.addArtifact({ name: 'log', path: '/l' })
+      return {
+        finalAnswer: 'ok',
+        artifacts: [
+          { name: 'log', path: '/l' },
+          { name: 'out', path: '/o' },
+        ],
+      }
+    })
+    const done = await runTrial(baseOptions({ runner: returning }))
+    expect(done.result?.artifacts.map((a) => a.name)).toEqual(['log', 'out'])
+  })
+})

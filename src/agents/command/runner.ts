@@ -104,6 +104,8 @@ async function supervise(
     notes.once('file:stderr', m),
   )
   const stderrTail = new OutputTail(STDERR_TAIL_BYTES)
+  // Registered now, so a trial stopped by a limit (whose runner never returns) still has its output files.
+  for (const artifact of artifacts) ctx.addArtifact(artifact)
 
   let proc: GroupProcess | undefined
   let stopped = false

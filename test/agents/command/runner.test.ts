@@ -347,6 +347,8 @@ describe('commandRunner: stopping the command', () => {
     expect(Date.now() - started).toBeLessThan(4_000)
     expect(result?.terminatedBy).toBe('limit_time')
     expect(record.outcome).toBe('limit_exceeded')
+    // The runner never returned, yet its output files are in the result: it registered them as it started.
+    expect(result?.artifacts.map((a) => a.name)).toEqual(['stdout', 'stderr'])
     const { pid, child } = await readPids(pidFile)
     expect(await groupGoneWithin(pid, 5_000)).toBe(true)
     expect(await liveGroupMembers(pid)).not.toContain(child)
