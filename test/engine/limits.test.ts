@@ -187,7 +187,7 @@ describe('registered artifacts', () => {
     const stopped = inlineRunner(async (ctx) => {
       ctx.addArtifact({ name: 'log', path: '/tmp/x/log.txt' })
       ctx.addArtifact({ name: 'log', path: '/tmp/x/log.txt' })
-      ctx.addArtifact({ name: '', path: '' } as never)
+      ctx.addArtifact({ name: '', path: '' })
       await sleep(2_000)
       return { finalAnswer: 'never' }
     })
