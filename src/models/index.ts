@@ -1,6 +1,15 @@
-export { PRICES_AS_OF, MODEL_PRICES, priceOf, costOf, type ModelPrice, type TokenUsage } from './pricing.ts'
+export {
+  PRICES_AS_OF,
+  MODEL_PRICES,
+  priceOf,
+  costOf,
+  totalTokens,
+  type ModelPrice,
+  type TokenUsage,
+} from './pricing.ts'
 export {
   callMessages,
+  usageOf,
   parseRetryAfter,
   retryDelayMs,
   redactSecrets,

@@ -244,7 +244,8 @@ export function redactSecrets(text: string, secrets: readonly (string | null | u
   return out
 }
 
-function usageOf(usage: Anthropic.Usage): TokenUsage {
+/** The token counts of a Messages API reply, as the price table reads them. */
+export function usageOf(usage: Anthropic.Usage): TokenUsage {
   return {
     input_tokens: usage.input_tokens,
     output_tokens: usage.output_tokens,

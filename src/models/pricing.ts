@@ -64,3 +64,13 @@ export function costOf(model: string, usage: TokenUsage): number | null {
   // Rounded to a nano-dollar so sums of many calls do not drift into float noise in reports.
   return Math.round(perToken * 1e3) / 1e9
 }
+
+/** Every token a call processed, cache reads and writes included: what counts against a token budget. */
+export function totalTokens(usage: TokenUsage): number {
+  return (
+    usage.input_tokens +
+    usage.output_tokens +
+    (usage.cache_creation_input_tokens ?? 0) +
+    (usage.cache_read_input_tokens ?? 0)
+  )
+}

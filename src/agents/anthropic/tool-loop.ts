@@ -12,12 +12,13 @@ import {
   abortableSleep,
   callMessages,
   costOf,
+  totalTokens,
+  usageOf,
   PRICES_AS_OF,
   type AttemptInfo,
   type CallMessagesOptions,
   type MessagesRequest,
   type MessagesResponse,
-  type TokenUsage,
 } from '../../models/index.ts'
 import type { RateLimiter } from './rate-limiter.ts'
 import { findHandler, redactJson, runTool, toolParams, type ToolHandler } from './tools.ts'
@@ -228,22 +229,4 @@ function limitedGate(ctx: RunContext, limiter: RateLimiter | null): ModelCallGat
 /** The reply's text blocks, joined as written: with citations, one paragraph comes as several blocks. */
 function textOf(response: MessagesResponse): string {
   return response.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('')
-}
-
-function usageOf(usage: Anthropic.Usage): TokenUsage {
-  return {
-    input_tokens: usage.input_tokens,
-    output_tokens: usage.output_tokens,
-    cache_creation_input_tokens: usage.cache_creation_input_tokens ?? null,
-    cache_read_input_tokens: usage.cache_read_input_tokens ?? null,
-  }
-}
-
-function totalTokens(usage: TokenUsage): number {
-  return (
-    usage.input_tokens +
-    usage.output_tokens +
-    (usage.cache_creation_input_tokens ?? 0) +
-    (usage.cache_read_input_tokens ?? 0)
-  )
 }

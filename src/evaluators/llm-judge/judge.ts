@@ -13,11 +13,11 @@ import {
   costOf,
   PRICES_AS_OF,
   redactSecrets,
+  totalTokens,
   type AttemptInfo,
   type CallMessagesOptions,
   type MessagesRequest,
   type MessagesResponse,
-  type TokenUsage,
 } from '../../models/index.ts'
 import { aggregateVerdicts, JUDGE_RULES, verdictPasses, type JudgeRule } from './aggregate.ts'
 import { buildJudgePrompt, DEFAULT_TRANSCRIPT_CHARS, JUDGE_SYSTEM_PROMPT, repairPrompt } from './prompt.ts'
@@ -285,15 +285,6 @@ function textOf(response: MessagesResponse): string {
     .flatMap((block) => (block.type === 'text' ? [block.text] : []))
     .join('\n')
     .trim()
-}
-
-function totalTokens(usage: TokenUsage): number {
-  return (
-    usage.input_tokens +
-    usage.output_tokens +
-    (usage.cache_creation_input_tokens ?? 0) +
-    (usage.cache_read_input_tokens ?? 0)
-  )
 }
 
 function fmt(n: number): string {

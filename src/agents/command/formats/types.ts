@@ -1,5 +1,5 @@
 import type { JsonObject, JsonValue, RunContext } from '../../../core/index.ts'
-import { costOf, PRICES_AS_OF, type TokenUsage } from '../../../models/index.ts'
+import { costOf, PRICES_AS_OF, totalTokens, type TokenUsage } from '../../../models/index.ts'
 import type { RunNotes } from '../notes.ts'
 
 /** What the output stream said about the run as a whole. */
@@ -40,15 +40,7 @@ export function tokenCount(value: JsonValue | undefined): number {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.round(value) : 0
 }
 
-/** Every token the call processed, cache reads and writes included (as the LLM judge counts its own calls). */
-export function totalTokens(usage: TokenUsage): number {
-  return (
-    usage.input_tokens +
-    usage.output_tokens +
-    (usage.cache_creation_input_tokens ?? 0) +
-    (usage.cache_read_input_tokens ?? 0)
-  )
-}
+export { totalTokens }
 
 /** List price of a call; a model the price table lacks costs 0, with one warning per model. */
 export function priceCall(
