@@ -11,8 +11,13 @@ import {
 } from '../../../src/core/index.ts'
 import { runTrial, type TrialRun } from '../../../src/engine/index.ts'
 import { MemoryTraceStore } from '../../../src/stores/index.ts'
-import type { ToolHandler } from '../../../src/agents/anthropic/index.ts'
-import type { RecordedRequest } from '../../support/fake-messages-server.ts'
+import { afterEach, beforeEach } from 'vitest'
+import {
+  anthropicRunner,
+  type AnthropicRunnerOptions,
+  type ToolHandler,
+} from '../../../src/agents/anthropic/index.ts'
+import { FakeMessagesServer, type RecordedRequest } from '../../support/fake-messages-server.ts'
 
 export const benchmark: BenchmarkInfo = { id: 'anthropic-demo', version: '1', datasetChecksum: 'abc' }
 
@@ -96,4 +101,32 @@ export async function until(probe: () => boolean, timeoutMs = 5_000, what = 'con
     if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)
     await new Promise((resolve) => setTimeout(resolve, 5))
   }
+}
+
+/**
+ * A fake Messages API per test (started before, closed after, requiring `key`) and a runner bound to it, with
+ * `defaults` under each test's own overrides.
+ */
+export function fakeApi(key: string, defaults: Partial<AnthropicRunnerOptions> = {}) {
+  let current: FakeMessagesServer | undefined
+  beforeEach(async () => {
+    current = await FakeMessagesServer.start({ apiKey: key })
+  })
+  afterEach(async () => {
+    await current?.close()
+  })
+  const server = (): FakeMessagesServer => {
+    if (!current) throw new Error('fakeApi: the server exists only inside a test')
+    return current
+  }
+  const runner = (overrides: Partial<AnthropicRunnerOptions> = {}): AgentRunner =>
+    anthropicRunner({
+      model: 'claude-haiku-4-5',
+      apiKey: key,
+      baseURL: server().url,
+      retry: { baseDelayMs: 1 },
+      ...defaults,
+      ...overrides,
+    })
+  return { server, runner }
 }

@@ -1,37 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { anthropicRunner, type AnthropicRunnerOptions } from '../../../src/agents/anthropic/index.ts'
+import { describe, expect, it } from 'vitest'
 import type { AgentRunner } from '../../../src/core/index.ts'
-import {
-  FakeMessagesServer,
-  messageReply,
-  replies,
-  textReply,
-  toolUseBlock,
-} from '../../support/fake-messages-server.ts'
-import { kinds, modelCalls, plainTask, trial, until, weatherTask, weatherTools } from './helpers.ts'
+import { messageReply, replies, textReply, toolUseBlock } from '../../support/fake-messages-server.ts'
+import { fakeApi, kinds, modelCalls, plainTask, trial, until, weatherTask, weatherTools } from './helpers.ts'
 
 const KEY = 'sk-ant-test-limits-0123456789abcdef'
 
-let server: FakeMessagesServer
-
-beforeEach(async () => {
-  server = await FakeMessagesServer.start({ apiKey: KEY })
-})
-
-afterEach(async () => {
-  await server.close()
-})
-
-function runner(overrides: Partial<AnthropicRunnerOptions> = {}) {
-  return anthropicRunner({
-    model: 'claude-haiku-4-5',
-    apiKey: KEY,
-    baseURL: server.url,
-    tools: weatherTools,
-    retry: { baseDelayMs: 1 },
-    ...overrides,
-  })
-}
+const api = fakeApi(KEY, { tools: weatherTools })
+const runner = api.runner
 
 const weatherCall = (id: string) =>
   messageReply({
@@ -58,18 +33,18 @@ function watched(inner: AgentRunner) {
 
 describe('anthropicRunner under the trial limits', () => {
   it('maxTokens: stops at the model call that crosses it → limit_tokens', async () => {
-    server.enqueue(weatherCall('toolu_1'), textReply('18°C'))
+    api.server().enqueue(weatherCall('toolu_1'), textReply('18°C'))
     const { record, events } = await trial(runner(), weatherTask, { limits: { maxTokens: 100 } })
     expect(record.result?.terminatedBy).toBe('limit_tokens')
     expect(record.outcome).toBe('limit_exceeded')
     // The crossing call is in the trace; the tool it asked for never ran.
     expect(kinds(events)).toEqual(['agent.model_call', 'agent.terminal'])
     expect(record.usage.tokens).toBe(120)
-    expect(server.requests).toHaveLength(1)
+    expect(api.server().requests).toHaveLength(1)
   })
 
   it('maxTurns: the second model call is one turn too many → limit_turns', async () => {
-    server.enqueue(weatherCall('toolu_1'), weatherCall('toolu_2'), textReply('18°C'))
+    api.server().enqueue(weatherCall('toolu_1'), weatherCall('toolu_2'), textReply('18°C'))
     const { record, events } = await trial(runner(), weatherTask, { limits: { maxTurns: 1 } })
     expect(record.result?.terminatedBy).toBe('limit_turns')
     expect(kinds(events)).toEqual([
@@ -79,48 +54,52 @@ describe('anthropicRunner under the trial limits', () => {
       'agent.model_call',
       'agent.terminal',
     ])
-    expect(server.requests).toHaveLength(2)
-    expect(server.pending).toBe(1)
+    expect(api.server().requests).toHaveLength(2)
+    expect(api.server().pending).toBe(1)
   })
 
   it('maxTurns: failed attempts are not turns', async () => {
-    server.enqueue(replies.rateLimited('0'), replies.overloaded(), textReply('hi'))
+    api.server().enqueue(replies.rateLimited('0'), replies.overloaded(), textReply('hi'))
     const { record, events } = await trial(runner(), plainTask, { limits: { maxTurns: 1 } })
     expect(record.result).toMatchObject({ terminatedBy: 'completed', turns: 1, finalAnswer: 'hi' })
     expect(modelCalls(events).map((e) => e.payload.status)).toEqual(['error', 'error', 'ok'])
   })
 
   it('maxCostUsd: stops at the call that costs too much → limit_cost', async () => {
-    server.enqueue(weatherCall('toolu_1'), textReply('18°C'))
+    api.server().enqueue(weatherCall('toolu_1'), textReply('18°C'))
     // The first call costs $0.0002 at Haiku 4.5 prices.
     const { record, events } = await trial(runner(), weatherTask, { limits: { maxCostUsd: 0.0001 } })
     expect(record.result?.terminatedBy).toBe('limit_cost')
     expect(record.usage.costUsd).toBeCloseTo(0.0002, 12)
     expect(kinds(events)).toEqual(['agent.model_call', 'agent.terminal'])
-    expect(server.requests).toHaveLength(1)
+    expect(api.server().requests).toHaveLength(1)
   })
 
   it('maxWallSeconds: aborts the request in flight → limit_time, long before the reply would come', async () => {
-    server.enqueue(replies.slow(10_000, textReply('too late')))
+    api.server().enqueue(replies.slow(10_000, textReply('too late')))
     const { runner: r, state } = watched(runner())
     const started = performance.now()
     const { record, events } = await trial(r, plainTask, { limits: { maxWallSeconds: 0.3 } })
     expect(record.result?.terminatedBy).toBe('limit_time')
     expect(record.outcome).toBe('limit_exceeded')
     expect(kinds(events)).toEqual(['agent.terminal'])
-    // The runner itself stopped (its promise settled), and the server saw the connection go.
+    // The runner itself stopped (its promise settled), and the api.server() saw the connection go.
     const settled = await Promise.race([
       state.settled,
       new Promise((resolve) => setTimeout(() => resolve('still running'), 2_000)),
     ])
     expect(settled).not.toBe('still running')
-    await until(() => server.requests[0]?.abandoned === true, 2_000, 'the server to see the connection close')
+    await until(
+      () => api.server().requests[0]?.abandoned === true,
+      2_000,
+      'the api.server() to see the connection close',
+    )
     expect(performance.now() - started).toBeLessThan(3_000)
-    expect(server.requests).toHaveLength(1)
+    expect(api.server().requests).toHaveLength(1)
   })
 
   it('maxWallSeconds: also ends a wait for a retry', async () => {
-    server.enqueue(replies.rateLimited('30'), textReply('too late'))
+    api.server().enqueue(replies.rateLimited('30'), textReply('too late'))
     const { runner: r, state } = watched(runner({ retry: { maxDelayMs: 60_000 } }))
     const started = performance.now()
     const { record, events } = await trial(r, plainTask, { limits: { maxWallSeconds: 0.3 } })
@@ -130,6 +109,6 @@ describe('anthropicRunner under the trial limits', () => {
     ])
     await state.settled
     expect(performance.now() - started).toBeLessThan(3_000)
-    expect(server.requests).toHaveLength(1)
+    expect(api.server().requests).toHaveLength(1)
   })
 })

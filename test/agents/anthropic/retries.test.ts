@@ -1,34 +1,17 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { anthropicRunner, type AnthropicRunnerOptions } from '../../../src/agents/anthropic/index.ts'
-import { FakeMessagesServer, replies, textReply } from '../../support/fake-messages-server.ts'
-import { kinds, modelCalls, plainTask, trial } from './helpers.ts'
+import { describe, expect, it } from 'vitest'
+import { anthropicRunner } from '../../../src/agents/anthropic/index.ts'
+import { replies, textReply } from '../../support/fake-messages-server.ts'
+import { fakeApi, kinds, modelCalls, plainTask, trial } from './helpers.ts'
 
 const KEY = 'sk-ant-test-retries-0123456789abcdef'
 const anyNumber = expect.any(Number) as number
 
-let server: FakeMessagesServer
-
-beforeEach(async () => {
-  server = await FakeMessagesServer.start({ apiKey: KEY })
-})
-
-afterEach(async () => {
-  await server.close()
-})
-
-function runner(overrides: Partial<AnthropicRunnerOptions> = {}) {
-  return anthropicRunner({
-    model: 'claude-haiku-4-5',
-    apiKey: KEY,
-    baseURL: server.url,
-    retry: { baseDelayMs: 1 },
-    ...overrides,
-  })
-}
+const api = fakeApi(KEY)
+const runner = api.runner
 
 describe('anthropicRunner: retried model calls, visible in the trace', () => {
   it('waits out a 429 with retry-after, then succeeds; the failed attempt is an error event, not a turn', async () => {
-    server.enqueue(replies.rateLimited('0.05'), textReply('hi', { input_tokens: 7, output_tokens: 3 }))
+    api.server().enqueue(replies.rateLimited('0.05'), textReply('hi', { input_tokens: 7, output_tokens: 3 }))
     const started = performance.now()
     const { record, events } = await trial(runner(), plainTask)
     expect(performance.now() - started).toBeGreaterThanOrEqual(45)
@@ -52,11 +35,11 @@ describe('anthropicRunner: retried model calls, visible in the trace', () => {
     expect([failed?.tokensDelta, failed?.costDeltaUsd]).toEqual([0, 0])
     expect(ok?.payload).toMatchObject({ status: 'ok', attempt: 2, turn: 1, inputTokens: 7, outputTokens: 3 })
     expect(record.result).toMatchObject({ terminatedBy: 'completed', turns: 1, totalTokens: 10 })
-    expect(server.requests).toHaveLength(2)
+    expect(api.server().requests).toHaveLength(2)
   })
 
   it('retries a 529 overloaded, then succeeds', async () => {
-    server.enqueue(replies.overloaded(), textReply('hi'))
+    api.server().enqueue(replies.overloaded(), textReply('hi'))
     const { record, events } = await trial(runner(), plainTask)
     expect(
       modelCalls(events).map((e) => [e.payload.status, e.payload.attempt, e.payload.httpStatus]),
@@ -68,7 +51,7 @@ describe('anthropicRunner: retried model calls, visible in the trace', () => {
   })
 
   it('retries a malformed body, then succeeds', async () => {
-    server.enqueue(replies.malformed(), textReply('hi'))
+    api.server().enqueue(replies.malformed(), textReply('hi'))
     const { record, events } = await trial(runner(), plainTask)
     const [failed] = modelCalls(events)
     expect(failed?.payload).toMatchObject({ status: 'error', attempt: 1 })
@@ -77,7 +60,7 @@ describe('anthropicRunner: retried model calls, visible in the trace', () => {
   })
 
   it('gives up after maxAttempts 5xx → infra_failure, every attempt traced, no turn taken', async () => {
-    server.enqueue(replies.serverError(), replies.serverError(), replies.serverError())
+    api.server().enqueue(replies.serverError(), replies.serverError(), replies.serverError())
     const { record, events } = await trial(runner({ maxAttempts: 3 }), plainTask)
     expect(record.outcome).toBe('infra_failure')
     expect(record.result).toMatchObject({ terminatedBy: 'infra_failure', turns: 0, totalTokens: 0 })
@@ -95,27 +78,27 @@ describe('anthropicRunner: retried model calls, visible in the trace', () => {
       [2, 500, true],
       [3, 500, false],
     ])
-    expect(server.requests).toHaveLength(3)
+    expect(api.server().requests).toHaveLength(3)
   })
 
   it('makes 4 attempts by default', async () => {
-    for (let i = 0; i < 4; i++) server.enqueue(replies.overloaded())
+    for (let i = 0; i < 4; i++) api.server().enqueue(replies.overloaded())
     const { record } = await trial(runner(), plainTask)
     expect(record.result?.error).toContain('failed after 4 attempt(s)')
-    expect(server.requests).toHaveLength(4)
+    expect(api.server().requests).toHaveLength(4)
   })
 
   it('does not retry a 401: infra_failure with the hint about the key', async () => {
     const wrong = anthropicRunner({
       model: 'claude-haiku-4-5',
       apiKey: 'sk-ant-wrong-key-000000',
-      baseURL: server.url,
+      baseURL: api.server().url,
     })
     const { record, events } = await trial(wrong, plainTask)
     expect(record.outcome).toBe('infra_failure')
     expect(record.result?.error).toContain('HTTP 401')
     expect(record.result?.error).toContain('ANTHROPIC_API_KEY')
     expect(modelCalls(events).map((e) => [e.payload.status, e.payload.httpStatus])).toEqual([['error', 401]])
-    expect(server.requests).toHaveLength(1)
+    expect(api.server().requests).toHaveLength(1)
   })
 })

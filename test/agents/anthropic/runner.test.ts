@@ -1,5 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk'
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   anthropicRunner,
   DEFAULT_AGENT_SYSTEM_PROMPT,
@@ -7,42 +7,22 @@ import {
   type ToolEnv,
 } from '../../../src/agents/anthropic/index.ts'
 import { defineTask, isAgentEvalOpsError, sha256 } from '../../../src/core/index.ts'
-import {
-  FakeMessagesServer,
-  messageReply,
-  textReply,
-  toolUseBlock,
-} from '../../support/fake-messages-server.ts'
-import { bodyOf, kinds, modelCalls, plainTask, trial, weatherTask, weatherTools } from './helpers.ts'
+import { messageReply, textReply, toolUseBlock } from '../../support/fake-messages-server.ts'
+import { bodyOf, fakeApi, kinds, modelCalls, plainTask, trial, weatherTask, weatherTools } from './helpers.ts'
 
 const KEY = 'sk-ant-test-runner-0123456789abcdef'
 const anyNumber = expect.any(Number) as number
 
-let server: FakeMessagesServer
+const api = fakeApi(KEY, { tools: weatherTools })
+const runner = api.runner
 
-beforeEach(async () => {
-  server = await FakeMessagesServer.start({ apiKey: KEY })
-})
-
-afterEach(async () => {
-  await server.close()
+afterEach(() => {
   vi.unstubAllEnvs()
 })
 
-function runner(overrides: Partial<AnthropicRunnerOptions> = {}) {
-  return anthropicRunner({
-    model: 'claude-haiku-4-5',
-    apiKey: KEY,
-    baseURL: server.url,
-    tools: weatherTools,
-    retry: { baseDelayMs: 1 },
-    ...overrides,
-  })
-}
-
 /** The weather conversation: get_weather, then convert, then the answer. */
 function enqueueWeather(): void {
-  server.enqueue(
+  api.server().enqueue(
     messageReply({
       content: [
         { type: 'text', text: 'Let me check.' },
@@ -126,14 +106,14 @@ describe('anthropicRunner: the tool loop against the fake Messages API', () => {
     expect(record.usage.costUsd).toBeCloseTo(0.00069, 12)
     expect(record.outcome).toBe('passed')
     expect(warnings).toEqual([])
-    expect(server.problems).toEqual([])
+    expect(api.server().problems).toEqual([])
   })
 
   it('sends the model, temperature 0, the system prompt, the tools and the tool results back', async () => {
     enqueueWeather()
     await trial(runner(), weatherTask)
-    expect(server.requests).toHaveLength(3)
-    const [first, second, third] = server.requests.map(bodyOf)
+    expect(api.server().requests).toHaveLength(3)
+    const [first, second, third] = api.server().requests.map(bodyOf)
     expect(first).toEqual({
       model: 'claude-haiku-4-5',
       max_tokens: 4096,
@@ -180,11 +160,11 @@ describe('anthropicRunner: the tool loop against the fake Messages API', () => {
     ])
     expect(third).toMatchObject({ model: 'claude-haiku-4-5', temperature: 0 })
     // SDK 1.x sends an API key as a bearer token.
-    expect(server.requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
+    expect(api.server().requests[0]?.headers.authorization).toBe(`Bearer ${KEY}`)
   })
 
   it('answers several tool calls of one turn in order, all in one user message', async () => {
-    server.enqueue(
+    api.server().enqueue(
       messageReply({
         content: [
           toolUseBlock('get_weather', { city: 'Paris' }, 'toolu_a'),
@@ -198,7 +178,7 @@ describe('anthropicRunner: the tool loop against the fake Messages API', () => {
       'toolu_a',
       'toolu_b',
     ])
-    const last = bodyOf(server.requests[1]).messages.at(-1)
+    const last = bodyOf(api.server().requests[1]).messages.at(-1)
     expect(last).toEqual({
       role: 'user',
       content: [
@@ -209,15 +189,14 @@ describe('anthropicRunner: the tool loop against the fake Messages API', () => {
   })
 
   it('sends no tools for a task without tools, and a string tool result as is', async () => {
-    server.enqueue(textReply('hi'))
+    api.server().enqueue(textReply('hi'))
     const { result } = await trial(runner(), plainTask)
     expect(result?.finalAnswer).toBe('hi')
-    expect(bodyOf(server.requests[0])).not.toHaveProperty('tools')
+    expect(bodyOf(api.server().requests[0])).not.toHaveProperty('tools')
 
-    server.enqueue(
-      messageReply({ content: [toolUseBlock('echo', { s: 'x' }, 'toolu_e')] }),
-      textReply('done'),
-    )
+    api
+      .server()
+      .enqueue(messageReply({ content: [toolUseBlock('echo', { s: 'x' }, 'toolu_e')] }), textReply('done'))
     const echoTask = defineTask({
       id: 'echo',
       benchmark: 'anthropic-demo',
@@ -226,25 +205,29 @@ describe('anthropicRunner: the tool loop against the fake Messages API', () => {
     })
     await trial(runner({ tools: { echo: () => 'plain text' } }), echoTask)
     // A tool without a schema gets the object schema the API insists on, and no empty description.
-    expect(bodyOf(server.requests[1]).tools).toEqual([{ name: 'echo', input_schema: { type: 'object' } }])
-    expect(bodyOf(server.requests[2]).messages.at(-1)?.content).toEqual([
+    expect(bodyOf(api.server().requests[1]).tools).toEqual([
+      { name: 'echo', input_schema: { type: 'object' } },
+    ])
+    expect(bodyOf(api.server().requests[2]).messages.at(-1)?.content).toEqual([
       { type: 'tool_result', tool_use_id: 'toolu_e', content: 'plain text' },
     ])
   })
 
   it('takes a stop at max_tokens without a tool call as the answer, as far as it got', async () => {
-    server.enqueue(messageReply({ text: 'It is 64', stopReason: 'max_tokens' }))
+    api.server().enqueue(messageReply({ text: 'It is 64', stopReason: 'max_tokens' }))
     const { events, result } = await trial(runner({ maxTokens: 5 }), plainTask)
-    expect(bodyOf(server.requests[0]).max_tokens).toBe(5)
+    expect(bodyOf(api.server().requests[0]).max_tokens).toBe(5)
     expect(modelCalls(events)[0]?.payload.stopReason).toBe('max_tokens')
     expect(result).toMatchObject({ terminatedBy: 'completed', finalAnswer: 'It is 64' })
   })
 
   it('sends a paused turn back for the model to go on', async () => {
-    server.enqueue(messageReply({ text: 'Searching', stopReason: 'pause_turn' }), textReply(' and found it.'))
+    api
+      .server()
+      .enqueue(messageReply({ text: 'Searching', stopReason: 'pause_turn' }), textReply(' and found it.'))
     const { result } = await trial(runner(), plainTask)
     expect(result?.finalAnswer).toBe(' and found it.')
-    expect(bodyOf(server.requests[1]).messages).toEqual([
+    expect(bodyOf(api.server().requests[1]).messages).toEqual([
       { role: 'user', content: 'Say hi.' },
       { role: 'assistant', content: [{ type: 'text', text: 'Searching' }] },
     ])
@@ -257,27 +240,27 @@ describe('anthropicRunner: the tool loop against the fake Messages API', () => {
       prompt: 'Hi',
       metadata: { system: 'You are terse.' },
     })
-    server.enqueue(textReply('ok'), textReply('ok'))
+    api.server().enqueue(textReply('ok'), textReply('ok'))
     await trial(runner({ temperature: null, system: 'Runner prompt.' }), task)
     await trial(runner({ system: 'Runner prompt.' }), plainTask)
-    expect(bodyOf(server.requests[0]).system).toBe('You are terse.')
-    expect(bodyOf(server.requests[0])).not.toHaveProperty('temperature')
-    expect(bodyOf(server.requests[1]).system).toBe('Runner prompt.')
+    expect(bodyOf(api.server().requests[0]).system).toBe('You are terse.')
+    expect(bodyOf(api.server().requests[0])).not.toHaveProperty('temperature')
+    expect(bodyOf(api.server().requests[1]).system).toBe('Runner prompt.')
   })
 
   it('uses a client it is given', async () => {
-    const client = new Anthropic({ apiKey: KEY, baseURL: server.url, maxRetries: 2 })
-    server.enqueue(textReply('hi'))
+    const client = new Anthropic({ apiKey: KEY, baseURL: api.server().url, maxRetries: 2 })
+    api.server().enqueue(textReply('hi'))
     const { result } = await trial(anthropicRunner({ model: 'claude-haiku-4-5', client }), plainTask)
     expect(result?.finalAnswer).toBe('hi')
     // Its own retries are off per request: only ours, each of them traced.
-    expect(server.requests[0]?.headers['x-stainless-retry-count']).toBe('0')
+    expect(api.server().requests[0]?.headers['x-stainless-retry-count']).toBe('0')
   })
 
   it('reads the key and the endpoint from ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL', async () => {
     vi.stubEnv('ANTHROPIC_API_KEY', KEY)
-    vi.stubEnv('ANTHROPIC_BASE_URL', server.url)
-    server.enqueue(textReply('from env'))
+    vi.stubEnv('ANTHROPIC_BASE_URL', api.server().url)
+    api.server().enqueue(textReply('from env'))
     const { result } = await trial(anthropicRunner({ model: 'claude-haiku-4-5' }), plainTask)
     expect(result?.finalAnswer).toBe('from env')
   })
@@ -285,10 +268,12 @@ describe('anthropicRunner: the tool loop against the fake Messages API', () => {
 
 describe('anthropicRunner: tools that fail', () => {
   it('reports a handler that throws as an error result to the model, and goes on', async () => {
-    server.enqueue(
-      messageReply({ content: [toolUseBlock('get_weather', { city: 'Atlantis' }, 'toolu_x')] }),
-      textReply('I could not find Atlantis.'),
-    )
+    api
+      .server()
+      .enqueue(
+        messageReply({ content: [toolUseBlock('get_weather', { city: 'Atlantis' }, 'toolu_x')] }),
+        textReply('I could not find Atlantis.'),
+      )
     const tools = {
       ...weatherTools,
       get_weather: () => {
@@ -303,7 +288,7 @@ describe('anthropicRunner: tools that fail', () => {
       isError: true,
       callId: 'toolu_x',
     })
-    expect(bodyOf(server.requests[1]).messages.at(-1)?.content).toEqual([
+    expect(bodyOf(api.server().requests[1]).messages.at(-1)?.content).toEqual([
       {
         type: 'tool_result',
         tool_use_id: 'toolu_x',
@@ -315,7 +300,7 @@ describe('anthropicRunner: tools that fail', () => {
   })
 
   it('reports an async rejection and a result that is not JSON the same way', async () => {
-    server.enqueue(
+    api.server().enqueue(
       messageReply({
         content: [
           toolUseBlock('get_weather', { city: 'Paris' }, 'toolu_1'),
@@ -339,7 +324,7 @@ describe('anthropicRunner: tools that fail', () => {
   })
 
   it('reports an unknown tool, even one some handler could run, as an error result', async () => {
-    server.enqueue(
+    api.server().enqueue(
       messageReply({
         content: [
           toolUseBlock('teleport', { to: 'Mars' }, 'toolu_t'),
@@ -359,7 +344,7 @@ describe('anthropicRunner: tools that fail', () => {
   })
 
   it('uses the handlers the benchmark put in the env, after its own, and warns of an offered tool with none', async () => {
-    server.enqueue(
+    api.server().enqueue(
       messageReply({
         content: [
           toolUseBlock('get_weather', { city: 'Paris' }, 'toolu_1'),
@@ -393,10 +378,12 @@ describe('anthropicRunner: tools that fail', () => {
     ])
     expect(warnings).toEqual([])
 
-    server.enqueue(
-      messageReply({ content: [toolUseBlock('convert', { celsius: 1 }, 'toolu_3')] }),
-      textReply('no tool'),
-    )
+    api
+      .server()
+      .enqueue(
+        messageReply({ content: [toolUseBlock('convert', { celsius: 1 }, 'toolu_3')] }),
+        textReply('no tool'),
+      )
     const bare = await trial(runner({ tools: { get_weather: () => 1 } }), weatherTask)
     expect(bare.warnings).toEqual([
       'tool "convert" is offered to the model but has no handler: its calls fail',
@@ -426,7 +413,7 @@ describe('anthropicRunner: configuration', () => {
     })
     const text = JSON.stringify(info)
     expect(text).not.toContain(KEY)
-    expect(text).not.toContain(server.url)
+    expect(text).not.toContain(api.server().url)
     expect(anthropicRunner({ model: 'claude-opus-4-6', name: 'my-agent' }).runnerInfo()).toMatchObject({
       name: 'my-agent',
       config: {
@@ -462,21 +449,20 @@ describe('anthropicRunner: configuration', () => {
 
   it('needs no key to be made; without one a trial is an infra failure with a hint, and no request is sent', async () => {
     vi.stubEnv('ANTHROPIC_API_KEY', '')
-    const r = anthropicRunner({ model: 'claude-haiku-4-5', baseURL: server.url })
+    const r = anthropicRunner({ model: 'claude-haiku-4-5', baseURL: api.server().url })
     const { record, events } = await trial(r, plainTask)
     expect(record.outcome).toBe('infra_failure')
     expect(record.result?.terminatedBy).toBe('infra_failure')
     expect(record.result?.error).toContain('has no Anthropic API key')
     expect(record.result?.error).toContain('ANTHROPIC_API_KEY')
     expect(kinds(events)).toEqual(['agent.terminal'])
-    expect(server.requests).toHaveLength(0)
+    expect(api.server().requests).toHaveLength(0)
   })
 
   it('warns once per trial of a model with no price, records cost 0 and marks it unknown', async () => {
-    server.enqueue(
-      messageReply({ content: [toolUseBlock('get_weather', { city: 'Paris' })] }),
-      textReply('18°C'),
-    )
+    api
+      .server()
+      .enqueue(messageReply({ content: [toolUseBlock('get_weather', { city: 'Paris' })] }), textReply('18°C'))
     const { events, warnings, record } = await trial(runner({ model: 'claude-unreleased-9' }), weatherTask)
     expect(warnings).toEqual([
       expect.stringMatching(
@@ -492,16 +478,18 @@ describe('anthropicRunner: configuration', () => {
   })
 
   it('gives up after its own maxTurns backstop with an agent error', async () => {
-    server.enqueue(
-      messageReply({ content: [toolUseBlock('get_weather', { city: 'Paris' }, 'toolu_1')] }),
-      messageReply({ content: [toolUseBlock('get_weather', { city: 'Paris' }, 'toolu_2')] }),
-    )
+    api
+      .server()
+      .enqueue(
+        messageReply({ content: [toolUseBlock('get_weather', { city: 'Paris' }, 'toolu_1')] }),
+        messageReply({ content: [toolUseBlock('get_weather', { city: 'Paris' }, 'toolu_2')] }),
+      )
     const { record } = await trial(runner({ maxTurns: 2 }), weatherTask)
     expect(record.result).toMatchObject({
       terminatedBy: 'agent_error',
       finalAnswer: null,
       error: "no final answer after 2 model turns (the runner's maxTurns)",
     })
-    expect(server.requests).toHaveLength(2)
+    expect(api.server().requests).toHaveLength(2)
   })
 })
