@@ -28,7 +28,7 @@ import {
 } from '../src/evaluators/index.ts'
 import { costCeiling, toolAccess } from '../src/policy/index.ts'
 import { markdownReportGenerator } from '../src/reports/index.ts'
-import { simpleScorer } from '../src/scorers/index.ts'
+import { statsScorer } from '../src/scorers/index.ts'
 
 const evaluatorId = z.string().min(1).optional()
 
@@ -301,8 +301,14 @@ export function registerBuiltinAdapters(registry: Registry): Registry {
   // Scorers
   registry.register(
     'scorer',
+    'stats',
+    withOptions('scorer', 'stats', z.strictObject({}), () => statsScorer()),
+  )
+  // The id of format 1's counts-only scorer: its figures are a subset of what `stats` writes.
+  registry.register(
+    'scorer',
     'simple',
-    withOptions('scorer', 'simple', z.strictObject({}), () => simpleScorer()),
+    withOptions('scorer', 'simple', z.strictObject({}), () => statsScorer()),
   )
 
   // Reporters (`agentevalops report --format <id>`)

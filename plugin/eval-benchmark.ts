@@ -25,7 +25,9 @@ import {
 } from '../src/recording/index.ts'
 import { JsonlTraceStore } from '../src/stores/index.ts'
 import { explainTrial, isHarnessFailure, passRate, trialHeadline, type Gate } from './gate.ts'
-import { currentRun } from './provided-run.ts'
+import { baselineGateFor, registerBaselineGate } from './baseline-gate.ts'
+import { currentRun, providedRun } from './provided-run.ts'
+import type { CompareOptions } from '../src/scorers/index.ts'
 
 // One store per trace folder and worker: trials of a run share it instead of each setting up the folder again.
 const stores = new Map<string, JsonlTraceStore>()
@@ -100,6 +102,13 @@ export interface EvalBenchmarkOptions {
    * `__recordings__/<eval file name>/` beside the eval file, as Vitest keeps `__snapshots__`.
    */
   recordingsDir?: string
+  /**
+   * Compare with this bundle folder, or `latest` (the newest complete bundle of this benchmark in the runs
+   * folder): a last gate case fails on NO_GO. Overrides the run-level `--baseline`. See docs/statistics.md.
+   */
+  baseline?: string
+  /** Settings of the baseline comparison (alpha, maxDrop, minPairs, force). */
+  compare?: CompareOptions
 }
 
 /**
@@ -119,6 +128,7 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
   describe(benchmark.id, async () => {
     const [tasks, info] = await Promise.all([benchmark.listTasks(), benchmark.info()])
     const finished: TrialRecord[] = []
+    const baseline = baselineGateFor(options.baseline, options.compare, providedRun())
 
     for (const task of tasks) {
       for (let trial = 0; trial < trials; trial++) {
@@ -178,5 +188,6 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
         ).toBeGreaterThanOrEqual(gate.minPassRate)
       })
     }
+    if (baseline) registerBaselineGate(baseline, () => info, finished, currentRun)
   })
 }

@@ -12,3 +12,9 @@ export function currentRun(): ProvidedRun {
   }
   return parsed.data
 }
+
+/** The provided run, or undefined outside an agentevalops project (where currentRun() says what to do). */
+export function providedRun(): ProvidedRun | undefined {
+  const parsed = ProvidedRun.safeParse(inject(PROVIDE_KEY))
+  return parsed.success ? parsed.data : undefined
+}

@@ -10,6 +10,7 @@ import type {} from 'vitest'
 import { AgentEvalOpsError, checksumOf, errorMessage, type JsonValue } from '../src/core/index.ts'
 import type { ConfigFinding, RunConfig } from '../src/config/index.ts'
 import type { ConfigReplay } from '../reporters/replay-command.ts'
+import type { CompareOptions, SummaryOptions } from '../src/scorers/index.ts'
 
 export interface AgentEvalOpsOptions {
   /** Eval files of this project. Default: evals/**\/*.eval.ts */
@@ -22,6 +23,15 @@ export interface AgentEvalOpsOptions {
   testTimeout?: number
   /** Free-form labels stamped into metadata.json. */
   labels?: Record<string, string>
+  /** How scores.json's statistics are computed; see docs/statistics.md. */
+  statistics?: SummaryOptions
+  /**
+   * Compare every run with this bundle folder, or `latest` (the newest complete bundle of the same benchmarks in
+   * runsDir): each benchmark gets a gate case that fails on NO_GO. AGENTEVALOPS_BASELINE overrides.
+   */
+  baseline?: string
+  /** Settings of the baseline comparison (alpha, maxDrop, minPairs, force). */
+  compare?: CompareOptions
 }
 
 /**
@@ -44,6 +54,8 @@ export const CONFIG_ENV = {
    * config mode has exactly one, so config mode splits tasks instead: every trial of a task in the same shard.
    */
   shard: 'AGENTEVALOPS_SHARD',
+  /** A baseline bundle folder or `latest` (`--baseline`): overrides the plugin's `baseline`. */
+  baseline: 'AGENTEVALOPS_BASELINE',
 } as const
 
 /** What config mode provides to the eval workers, under CONFIGS_PROVIDE_KEY: plain JSON. */
@@ -113,12 +125,18 @@ export function agentEvalOps(options: AgentEvalOpsOptions = {}): Plugin {
     async configureVitest({ vitest, project }) {
       const { BundleReporter } = await import('../reporters/bundle-reporter.ts')
       const files = configFilesFromEnv(process.env)
+      const baselineSpec = process.env[CONFIG_ENV.baseline] || options.baseline
+      const comparing = {
+        statistics: options.statistics,
+        baseline: baselineSpec ? { spec: baselineSpec, options: options.compare } : undefined,
+      }
       if (files.length === 0) {
         vitest.config.reporters.push(
           new BundleReporter({
             project: project.name,
             runsDir: process.env[CONFIG_ENV.runsDir] || options.runsDir || 'runs',
             labels: options.labels ?? {},
+            ...comparing,
           }),
         )
         return
@@ -143,6 +161,7 @@ export function agentEvalOps(options: AgentEvalOpsOptions = {}): Plugin {
           configHash: set.configHash,
           replay: set.replay,
           shard: set.provided.shard ?? undefined,
+          ...comparing,
         }),
       )
     },

@@ -3,7 +3,9 @@ import { mkdir, readdir, readFile, rm, rmdir } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import {
+  BaselineComparison,
   BUNDLE_FORMAT_VERSION,
+  COMPARISON_META_KEY,
   META_KEY,
   PROVIDE_KEY,
   recordingsStagingDir,
@@ -17,10 +19,17 @@ import {
   type RunMetadata,
   type RunnerInfo,
   type RunSummary,
+  type SummarySettings,
 } from '../src/core/index.ts'
 import { RECORDINGS_FILE, writeBundle } from '../src/bundles/index.ts'
 import { renderMarkdownReport } from '../src/reports/index.ts'
-import { simpleScorer } from '../src/scorers/index.ts'
+import {
+  resolveSummarySettings,
+  summarizeTrials,
+  type CompareOptions,
+  type SummaryOptions,
+} from '../src/scorers/index.ts'
+import { compareWithBaseline } from './baseline.ts'
 import { consoleSummary } from './console-summary.ts'
 import { replayCommand, type ConfigReplay } from './replay-command.ts'
 import { gitState, type GitState } from './run-environment.ts'
@@ -43,6 +52,13 @@ export interface BundleReporterOptions {
   replay?: ConfigReplay | undefined
   /** The shard of a config-mode run, which splits tasks rather than files (Vitest's own --shard is unset then). */
   shard?: { index: number; count: number } | undefined
+  /** How the statistics are computed (confidence, reducer, error policy, cluster key, bootstrap B and seed). */
+  statistics?: SummaryOptions | undefined
+  /**
+   * Compare the run with this bundle (or `latest`): the comparison lands in scores.json and report.md, and every
+   * benchmark gets a gate case that fails on NO_GO.
+   */
+  baseline?: { spec: string; options?: CompareOptions | undefined } | undefined
 }
 
 interface OpenRun {
@@ -51,6 +67,8 @@ interface OpenRun {
   stagingDir: string
   startedAt: Date
   records: TrialRecord[]
+  /** Comparisons made by benchmarks' baseline gate cases. */
+  gateComparisons: BaselineComparison[]
   files: Set<string>
   traces: TracePrefetch
   /** Asked at the start: the answer does not change during the run, and the end is the busy part. */
@@ -65,8 +83,12 @@ interface OpenRun {
 export class BundleReporter implements Reporter {
   private vitest: Vitest | undefined
   private run: OpenRun | undefined
+  private readonly settings: SummarySettings
 
-  constructor(private readonly options: BundleReporterOptions) {}
+  constructor(private readonly options: BundleReporterOptions) {
+    // Bad statistics settings stop the run before anything runs, not after an hour of trials.
+    this.settings = resolveSummarySettings(options.statistics)
+  }
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
@@ -87,18 +109,32 @@ export class BundleReporter implements Reporter {
       stagingDir,
       startedAt: new Date(),
       records: [],
+      gateComparisons: [],
       files: new Set(),
       traces: new TracePrefetch(),
       git: gitState(vitest.config.root),
     }
     for (const project of vitest.projects) {
-      if (project.name === this.options.project) project.provide(PROVIDE_KEY, { runId, stagingDir })
+      if (project.name === this.options.project) {
+        const baseline = this.options.baseline
+        project.provide(PROVIDE_KEY, {
+          runId,
+          stagingDir,
+          runsDir,
+          baseline: baseline ? { spec: baseline.spec, options: { ...baseline.options } } : null,
+        })
+      }
     }
   }
 
   onTestCaseResult(testCase: TestCase): void {
     const run = this.run
     if (!run || testCase.project.name !== this.options.project) return
+    const comparison = testCase.meta()[COMPARISON_META_KEY]
+    if (comparison !== undefined) {
+      const parsed = BaselineComparison.safeParse(comparison)
+      if (parsed.success) run.gateComparisons.push(parsed.data)
+    }
     const meta = testCase.meta()[META_KEY]
     if (meta === undefined) return
     const parsed = TrialRecord.safeParse(meta)
@@ -157,7 +193,7 @@ export class BundleReporter implements Reporter {
   ): Promise<{ dir: string; trials: TrialRecord[]; summary: RunSummary }> {
     const vitest = this.requireVitest()
     const trials = sortRecords(run.records)
-    const summary = simpleScorer().summarize(trials)
+    const summary = summarizeTrials(trials, this.settings)
     const targets = unique(trials.map((t) => t.runner))
     const benchmarks = uniqueBy(
       trials.map((t) => t.benchmark),
@@ -194,12 +230,14 @@ export class BundleReporter implements Reporter {
           evaluators: [...new Set(trials.flatMap((t) => t.scores.map((s) => s.evaluatorId)))].sort(),
           labels: this.options.labels,
         }),
-      seed: null,
+      seed: this.settings.bootstrap.seed,
       shard,
       vitestProject: this.options.project,
       testNamePattern,
       trialCount: trials.length,
     }
+    const comparison = await this.comparison(run, trials, benchmarks)
+    if (comparison) summary.comparison = comparison
     const dir = await writeBundle({
       runsDir: run.runsDir,
       metadata,
@@ -220,6 +258,32 @@ export class BundleReporter implements Reporter {
       }),
     })
     return { dir, trials, summary }
+  }
+
+  /**
+   * The run-level baseline's comparison over all trials; without one, the comparison of the run's only baseline
+   * gate case. A baseline that cannot be used fails the run with the reason, and the bundle is written without it.
+   */
+  private async comparison(
+    run: OpenRun,
+    trials: readonly TrialRecord[],
+    benchmarks: readonly BenchmarkInfo[],
+  ): Promise<BaselineComparison | undefined> {
+    const baseline = this.options.baseline
+    if (!baseline) return run.gateComparisons.length === 1 ? run.gateComparisons[0] : undefined
+    try {
+      const { comparison } = await compareWithBaseline(
+        { spec: baseline.spec, runsDir: run.runsDir, options: baseline.options },
+        { runId: run.runId, benchmarks, trials },
+      )
+      return comparison
+    } catch (error) {
+      this.requireVitest().logger.error(
+        `agentevalops: no baseline comparison for run ${run.runId}: ${errorMessage(error)}`,
+      )
+      process.exitCode = 1
+      return undefined
+    }
   }
 
   private requireVitest(): Vitest {

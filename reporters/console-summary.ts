@@ -1,20 +1,106 @@
-import type { RunSummary, TrialRecord } from '../src/core/index.ts'
+import type { RunSummary, ScoredTrial, TaskSummary } from '../src/core/index.ts'
+import { confidenceLabel, fraction, percent, percentInterval, plural } from '../src/reports/format.ts'
+import {
+  comparisonReason,
+  hasRepeatedTrials,
+  taskKeyOf,
+  tasksWithCounts,
+} from '../src/reports/summary-text.ts'
 
-/** One line per trial and a closing line: what a person reading CI logs needs, without opening the bundle. */
+/** More rows than this and only the ones that did not pass every trial are listed. */
+const MAX_ROWS = 40
+/** Names in one warning line. */
+const MAX_NAMES = 10
+
+/**
+ * What a person reading CI logs needs without opening the bundle: one line per trial when every task ran once,
+ * else one line per task; the headline pass rate with its interval; the tasks that never passed and the flaky
+ * ones; the verdict against a baseline; and, last, passed/n and where the bundle is.
+ */
 export function consoleSummary(
-  trials: readonly TrialRecord[],
+  trials: readonly ScoredTrial[],
   summary: RunSummary,
   bundleDir: string,
 ): string {
-  const rows = trials.map((t) => [
+  const lines = hasRepeatedTrials(summary) ? taskRows(summary) : trialRows(trials)
+  lines.push(...closing(summary))
+  lines.push(
+    `agentevalops: ${summary.passed}/${summary.n} trials passed (${percent(summary.passRate)}) · bundle ${bundleDir}`,
+  )
+  return lines.join('\n')
+}
+
+function trialRows(trials: readonly ScoredTrial[]): string[] {
+  const listed = trials.length > MAX_ROWS ? trials.filter((t) => !t.passed) : trials
+  const rows = listed.map((t) => [
     `${t.taskId} #${t.trial}`,
     t.outcome,
     t.result?.terminatedBy ?? '-',
     t.scores.length ? (t.scores.reduce((a, s) => a + s.score, 0) / t.scores.length).toFixed(2) : '-',
   ])
-  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => r[i]!.length), 4))
-  const lines = rows.map((r) => `  ${r.map((c, i) => (i < 3 ? c.padEnd(widths[i]!) : c)).join('  ')}`)
-  const pct = (summary.passRate * 100).toFixed(1)
-  lines.push(`agentevalops: ${summary.passed}/${summary.n} trials passed (${pct}%) · bundle ${bundleDir}`)
-  return lines.join('\n')
+  const lines = aligned(rows)
+  const hidden = trials.length - listed.length
+  if (hidden > 0) lines.push(`  … ${plural(hidden, 'passed trial')} not listed`)
+  return lines
+}
+
+function taskRows(summary: RunSummary): string[] {
+  const multiBenchmark = new Set(summary.tasks.map((t) => t.benchmarkId)).size > 1
+  const all = summary.tasks
+  const listed = all.length > MAX_ROWS ? all.filter((t) => t.passed < t.trials) : all
+  const rows = listed.map((t) => [
+    multiBenchmark ? taskKeyOf(t) : t.taskId,
+    fraction(t.passed, t.trials),
+    status(t),
+  ])
+  const lines = aligned(rows)
+  const hidden = all.length - listed.length
+  if (hidden > 0) lines.push(`  … ${plural(hidden, 'task')} passed every trial`)
+  return lines
+}
+
+function status(task: TaskSummary): string {
+  const infra = task.infraFailures > 0 ? ` (${task.infraFailures} infra)` : ''
+  if (task.passed === 0) return `NEVER PASSED${infra}`
+  return `${task.flaky ? 'flaky' : ''}${infra}`.trim()
+}
+
+/** Rows of cells, every column but the last padded to its widest cell, indented by two spaces. */
+function aligned(rows: readonly string[][]): string[] {
+  if (rows.length === 0) return []
+  const columns = rows[0]!.length
+  const widths = Array.from({ length: columns }, (_, i) => Math.max(...rows.map((r) => r[i]!.length), 4))
+  return rows.map((r) =>
+    `  ${r.map((c, i) => (i < columns - 1 ? c.padEnd(widths[i]!) : c)).join('  ')}`.trimEnd(),
+  )
+}
+
+function closing(summary: RunSummary): string[] {
+  const { headline } = summary
+  const lines: string[] = []
+  if (headline.primary.rate !== null) {
+    const level = confidenceLabel(summary.settings.confidence)
+    const ci = headline.primary.ci ? ` (${level} CI ${percentInterval(headline.primary.ci)})` : ''
+    lines.push(
+      `agentevalops: ${percent(headline.primary.rate)} pass rate${ci} over ${plural(headline.primary.tasks, 'task')}`,
+    )
+  }
+  if (headline.neverPassed.length > 0) {
+    lines.push(
+      `agentevalops: ⚠ ${plural(headline.neverPassed.length, 'task')} never passed: ` +
+        tasksWithCounts(summary, headline.neverPassed, MAX_NAMES),
+    )
+  }
+  if (headline.flaky.length > 0) {
+    lines.push(
+      `agentevalops: ${plural(headline.flaky.length, 'flaky task')}: ${tasksWithCounts(summary, headline.flaky, MAX_NAMES)}`,
+    )
+  }
+  if (summary.comparison) {
+    const { comparison } = summary
+    lines.push(
+      `agentevalops: vs baseline ${comparison.baseline.runId}: ${comparison.verdict} — ${comparisonReason(comparison)}`,
+    )
+  }
+  return lines
 }

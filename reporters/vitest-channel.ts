@@ -1,4 +1,4 @@
-import type { PROVIDE_KEY, ProvidedRun, TrialRecord } from '../src/core/index.ts'
+import type { BaselineComparison, PROVIDE_KEY, ProvidedRun, TrialRecord } from '../src/core/index.ts'
 
 // Types of the values that cross between the reporter and eval workers (see src/core/channel.ts).
 declare module 'vitest' {
@@ -7,5 +7,6 @@ declare module 'vitest' {
   }
   interface TaskMeta {
     agentevalops?: TrialRecord
+    agentevalopsComparison?: BaselineComparison
   }
 }

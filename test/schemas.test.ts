@@ -1,7 +1,15 @@
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import type { z } from 'zod'
-import { Manifest, RecordedExchange, RunMetadata, ScoresFile, TraceEvent } from '../src/core/index.ts'
+import {
+  Manifest,
+  RecordedExchange,
+  RunMetadata,
+  ScoresFile,
+  TraceEvent,
+  TrialRecord,
+} from '../src/core/index.ts'
+import { DEFAULT_SUMMARY_SETTINGS, summarizeTrials } from '../src/scorers/index.ts'
 import { BUNDLE_SCHEMAS, diffSchemaDir, renderSchemas, SCHEMA_BASE_URI } from '../scripts/bundle-schemas.ts'
 
 const schemasDir = fileURLToPath(new URL('../schemas/', import.meta.url))
@@ -121,6 +129,9 @@ function validate(root: JsonSchema, value: unknown): string[] {
         case 'exclusiveMinimum':
           if (num !== undefined && num <= (arg as number)) errors.push(`${at}: not above ${String(arg)}`)
           break
+        case 'exclusiveMaximum':
+          if (num !== undefined && num >= (arg as number)) errors.push(`${at}: not below ${String(arg)}`)
+          break
         case 'minLength':
           if (typeof v === 'string' && [...v].length < (arg as number)) errors.push(`${at}: too short`)
           break
@@ -147,7 +158,7 @@ const benchmark = { id: 'toy', version: '1', datasetChecksum: sha }
 const runner = { name: 'mock-scripted', kind: 'mock', config: { script: [{ say: 'hi' }, null, 3] } }
 
 const metadata = {
-  schemaVersion: 1,
+  schemaVersion: 2,
   runId,
   status: 'complete',
   labels: { team: 'evals' },
@@ -170,65 +181,59 @@ const metadata = {
   trialCount: 1,
 }
 
-const scores = {
-  schemaVersion: 1,
+const trialRecord = {
   runId,
-  trials: [
+  benchmark,
+  taskId: 't1',
+  taskChecksum: sha,
+  trial: 0,
+  outcome: 'passed',
+  passed: true,
+  result: {
+    success: true,
+    finalAnswer: '4',
+    artifacts: [{ name: 'out', path: 'artifacts/out.txt' }],
+    error: null,
+    totalCostUsd: 0.01,
+    totalTokens: 120,
+    turns: 2,
+    wallSeconds: 0.5,
+    terminatedBy: 'completed',
+  },
+  scores: [
     {
-      runId,
-      benchmark,
-      taskId: 't1',
-      taskChecksum: sha,
-      trial: 0,
-      outcome: 'passed',
+      evaluatorId: 'exact',
+      kind: 'deterministic',
+      score: 1,
       passed: true,
-      result: {
-        success: true,
-        finalAnswer: '4',
-        artifacts: [{ name: 'out', path: 'artifacts/out.txt' }],
-        error: null,
-        totalCostUsd: 0.01,
-        totalTokens: 120,
-        turns: 2,
-        wallSeconds: 0.5,
-        terminatedBy: 'completed',
-      },
-      scores: [
-        {
-          evaluatorId: 'exact',
-          kind: 'deterministic',
-          score: 1,
-          passed: true,
-          costUsd: 0,
-          latencyMs: 1,
-          explanation: 'matches',
-          citations: [3],
-          findings: [{ type: 'exact', message: 'answer equals "4"', citations: [3] }],
-          error: null,
-        },
-      ],
-      verdicts: [
-        {
-          checkerId: 'cost',
-          verdict: 'WARN',
-          findings: [{ message: 'close to the ceiling', severity: 'WARN', citations: [] }],
-        },
-      ],
-      usage: { tokens: 120, costUsd: 0.01, wallSeconds: 0.5, turns: 2 },
-      runner,
-      tracePath: 'traces/t1-0.jsonl',
-      eventCount: 4,
-      warnings: [],
+      costUsd: 0,
+      latencyMs: 1,
+      explanation: 'matches',
+      citations: [3],
+      findings: [{ type: 'exact', message: 'answer equals "4"', citations: [3] }],
+      error: null,
     },
   ],
-  summary: {
-    n: 1,
-    passed: 1,
-    passRate: 1,
-    outcomes: { passed: 1 },
-    evaluators: [{ evaluatorId: 'exact', kind: 'deterministic', n: 1, mean: 1, passRate: 1 }],
-    usage: { tokens: 120, costUsd: 0.01, wallSeconds: 0.5, turns: 2 },
-  },
+  verdicts: [
+    {
+      checkerId: 'cost',
+      verdict: 'WARN',
+      findings: [{ message: 'close to the ceiling', severity: 'WARN', citations: [] }],
+    },
+  ],
+  usage: { tokens: 120, costUsd: 0.01, wallSeconds: 0.5, turns: 2 },
+  runner,
+  tracePath: 'traces/t1-0.jsonl',
+  eventCount: 4,
+  warnings: [],
+  labels: { category: 'arithmetic' },
+}
+
+const { runId: _trialRunId, ...scoredTrial } = trialRecord
+const scores = {
+  schemaVersion: 2,
+  trials: [scoredTrial],
+  summary: summarizeTrials([TrialRecord.parse(trialRecord)], DEFAULT_SUMMARY_SETTINGS),
 }
 
 const event = {
@@ -298,7 +303,7 @@ const cases: Case[] = [
     invalid: {
       'runId missing': variant(metadata, { runId: undefined }),
       'an unknown status': variant(metadata, { status: 'done' }),
-      'a newer schemaVersion': variant(metadata, { schemaVersion: 2 }),
+      'a newer schemaVersion': variant(metadata, { schemaVersion: 3 }),
       'shard index 0': variant(metadata, { 'shard.index': 0 }),
       'a label that is not a string': variant(metadata, { 'labels.n': 1 }),
       'a timestamp without offset': variant(metadata, { startedAt: '2025-01-01T00:00:00' }),
@@ -318,6 +323,10 @@ const cases: Case[] = [
       'an unknown outcome': variant(scores, { 'trials.0.outcome': 'skipped' }),
       'an unknown outcome key in the summary': variant(scores, { 'summary.outcomes': { skipped: 1 } }),
       'a negative token count': variant(scores, { 'summary.usage.tokens': -1 }),
+      'a NaN-free null turned into a string': variant(scores, { 'summary.headline.primary.rate': 'n/a' }),
+      'an unknown verdict': variant(scores, {
+        'summary.comparison': { verdict: 'MAYBE' },
+      }),
     },
   },
   {
@@ -351,7 +360,7 @@ const cases: Case[] = [
     valid: { 'one file': manifest, 'no files': variant(manifest, { files: [] }) },
     invalid: {
       'a short checksum': variant(manifest, { 'files.0.sha256': 'abc' }),
-      'a future format version': variant(manifest, { formatVersion: 2 }),
+      'a future format version': variant(manifest, { formatVersion: 3 }),
       'a negative size': variant(manifest, { 'files.0.size': -1 }),
       'files missing': variant(manifest, { files: undefined }),
     },

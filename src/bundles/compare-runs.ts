@@ -1,4 +1,4 @@
-import { canonicalJson, type TraceEvent, type TrialRecord } from '../core/index.ts'
+import { canonicalJson, type TraceEvent, type ScoredTrial } from '../core/index.ts'
 
 export type ReplayVerdict = 'MATCH' | 'DIFFER' | 'CODE_CHANGED'
 
@@ -14,7 +14,7 @@ export interface TrialComparison {
 }
 
 export interface RunSide {
-  trials: readonly TrialRecord[]
+  trials: readonly ScoredTrial[]
   events: readonly TraceEvent[]
   gitSha: string | null
 }

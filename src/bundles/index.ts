@@ -23,3 +23,4 @@ export {
   type TrialComparison,
   type RunSide,
 } from './compare-runs.ts'
+export { findBaseline, LATEST_BASELINE, type FindBaselineOptions } from './find-baseline.ts'

@@ -8,12 +8,15 @@ import {
   RunMetadata,
   RecordedExchange,
   ScoresFile,
+  ScoresFileV1,
   sha256,
   TraceEvent,
+  type ScoresRecords,
 } from '../core/index.ts'
 import type { FileDigest } from './durable-file.ts'
 import { describeIssues, FindingList, type Finding } from './findings.ts'
 import {
+  describeTrial,
   isSafeRelativePath,
   MANIFEST_FILE,
   METADATA_FILE,
@@ -40,7 +43,7 @@ export interface BundleInspection {
   findings: Finding[]
   manifest: Manifest | undefined
   metadata: RunMetadata | undefined
-  scores: ScoresFile | undefined
+  scores: ScoresRecords | undefined
   /** The events that parsed, in file order; only collected when asked for. */
   events: TraceEvent[] | undefined
   /** Lines of traces.jsonl that parsed as events. */
@@ -114,7 +117,7 @@ export async function inspectBundle(dir: string, options: InspectOptions = {}): 
       return { ...done(), newerFormat: true }
     }
     if (file === METADATA_FILE) result.metadata = parseWith(RunMetadata, raw.value, file, findings)
-    else result.scores = parseWith(ScoresFile, raw.value, file, findings)
+    else result.scores = parseScores(raw.value, findings)
   }
 
   const missing = new Set<string>()
@@ -154,7 +157,7 @@ export async function inspectBundle(dir: string, options: InspectOptions = {}): 
 }
 
 /** Each line a recorded exchange of a trial the scores know: a bundle carries only what its trials were answered with. */
-function checkRecordings(text: string, scores: ScoresFile | undefined, findings: FindingList): void {
+function checkRecordings(text: string, scores: ScoresRecords | undefined, findings: FindingList): void {
   const trials = new Set(scores?.trials.map((t) => `${t.taskId}\u0000${t.trial}`))
   const lines = text.split('\n')
   if (lines.at(-1) === '') lines.pop()
@@ -267,7 +270,7 @@ function checkAgainstManifest(
 
 function checkRunIds(result: BundleInspection, findings: FindingList): void {
   const { manifest, metadata, scores } = result
-  const reference = metadata ?? scores
+  const reference = metadata ?? (scores?.runId === undefined ? undefined : { runId: scores.runId })
   if (manifest && reference && manifest.runId !== reference.runId) {
     const source = metadata ? METADATA_FILE : SCORES_FILE
     findings.add(
@@ -309,6 +312,33 @@ function parseWith<T>(
 }
 
 type IssueList = Parameters<typeof describeIssues>[0]
+
+/**
+ * scores.json of any format this SDK reads. Format 1 carried the run id (checked here against its trials) and
+ * counts-only statistics, which readers recompute: its summary comes back null.
+ */
+function parseScores(value: unknown, findings: FindingList): ScoresRecords | undefined {
+  if (declaredVersion(value, 'schemaVersion') === 1) {
+    const v1 = parseWith(ScoresFileV1, value, SCORES_FILE, findings)
+    if (!v1) return undefined
+    v1.trials.forEach((trial, index) => {
+      if (trial.runId !== v1.runId) {
+        findings.add(
+          SCORES_FILE,
+          `trials[${index}] (${describeTrial(trial)}) has runId ${JSON.stringify(trial.runId)}, not the run's ${JSON.stringify(v1.runId)}`,
+          { key: 'scores:trial-runId', label: 'trials with a foreign runId' },
+        )
+      }
+    })
+    return {
+      schemaVersion: 1,
+      runId: v1.runId,
+      trials: v1.trials.map(({ runId: _runId, ...trial }) => trial),
+      summary: null,
+    }
+  }
+  return parseWith(ScoresFile, value, SCORES_FILE, findings)
+}
 
 function declaredVersion(value: unknown, field: string): number | undefined {
   if (typeof value !== 'object' || value === null) return undefined

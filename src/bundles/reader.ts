@@ -2,7 +2,7 @@ import {
   AgentEvalOpsError,
   type Manifest,
   type RunMetadata,
-  type ScoresFile,
+  type ScoresRecords,
   type TraceEvent,
 } from '../core/index.ts'
 import { formatFindings, type Finding } from './findings.ts'
@@ -13,7 +13,8 @@ export interface Bundle {
   dir: string
   manifest: Manifest
   metadata: RunMetadata
-  scores: ScoresFile
+  /** `summary` is null for a format-1 bundle (recompute it from `trials` with a Scorer). */
+  scores: ScoresRecords
   events: TraceEvent[]
   report: string
   replayCommand: string
@@ -24,7 +25,7 @@ export interface RecoveredBundle {
   dir: string
   manifest: Manifest | undefined
   metadata: RunMetadata | undefined
-  scores: ScoresFile | undefined
+  scores: ScoresRecords | undefined
   /** Every line of traces.jsonl that parsed as an event, even if it breaks a cross-file rule. */
   events: TraceEvent[]
   report: string | undefined

@@ -1,18 +1,24 @@
-import type { RunMetadata, ScoresFile } from '../core/index.ts'
+import type { RunMetadata, ScoresRecords } from '../core/index.ts'
 import type { FindingList } from './findings.ts'
 import { describeTrial, METADATA_FILE, SCORES_FILE, trialKeyString } from './layout.ts'
 
 /** Consistency between metadata and scores: the same rules for a bundle being written and one being read. */
 export function checkRecords(
   metadata: RunMetadata | undefined,
-  scores: ScoresFile | undefined,
+  scores: ScoresRecords | undefined,
   findings: FindingList,
 ): void {
   if (metadata && scores) {
-    if (scores.runId !== metadata.runId) {
+    if (scores.runId !== undefined && scores.runId !== metadata.runId) {
       findings.add(
         SCORES_FILE,
         `runId ${JSON.stringify(scores.runId)} does not match metadata.json's ${JSON.stringify(metadata.runId)}`,
+      )
+    }
+    if (scores.schemaVersion !== metadata.schemaVersion) {
+      findings.add(
+        SCORES_FILE,
+        `schemaVersion ${scores.schemaVersion} does not match metadata.json's ${metadata.schemaVersion}`,
       )
     }
     if (metadata.trialCount !== scores.trials.length) {
@@ -25,13 +31,6 @@ export function checkRecords(
   if (!scores) return
   const seen = new Set<string>()
   scores.trials.forEach((trial, index) => {
-    if (trial.runId !== scores.runId) {
-      findings.add(
-        SCORES_FILE,
-        `trials[${index}] (${describeTrial(trial)}) has runId ${JSON.stringify(trial.runId)}, not the run's ${JSON.stringify(scores.runId)}`,
-        { key: 'scores:trial-runId', label: 'trials with a foreign runId' },
-      )
-    }
     // Two benchmarks may share task ids, so a trial is only a duplicate within its own benchmark.
     const key = `${trial.benchmark.id}\u0000${trialKeyString(trial)}`
     if (seen.has(key)) {

@@ -17,6 +17,7 @@ import { DurableFileWriter, fsyncDir, writeDurableFile, type FileDigest } from '
 import { describeIssues, FindingList, formatFindings } from './findings.ts'
 import {
   assertSafeRunId,
+  describeTrial,
   isSafeRelativePath,
   MANIFEST_FILE,
   METADATA_FILE,
@@ -80,7 +81,7 @@ export async function writeBundle(input: WriteBundleInput): Promise<string> {
     }
 
     // Traces first: they are the likeliest to be rejected, and the cheapest moment to give up is before the rest.
-    await put(TRACES_FILE, (target) => writeTraces(target, input, scores))
+    await put(TRACES_FILE, (target) => writeTraces(target, input, metadata.runId, scores))
     await put(METADATA_FILE, (target) => writeDurableFile(target, toBundleJson(metadata)))
     await put(SCORES_FILE, (target) => writeDurableFile(target, toBundleJson(scores)))
     await put(REPLAY_COMMAND_FILE, (target) => writeDurableFile(target, withNewline(input.replayCommand)))
@@ -117,10 +118,19 @@ function validateRecords(input: WriteBundleInput): { metadata: RunMetadata; scor
   const findings = new FindingList()
   const metadata = RunMetadata.safeParse(input.metadata)
   if (!metadata.success) findings.add(METADATA_FILE, describeIssues(metadata.error.issues, 10))
+  input.trials.forEach((trial, index) => {
+    if (trial.runId !== input.metadata.runId) {
+      findings.add(
+        SCORES_FILE,
+        `trials[${index}] (${describeTrial(trial)}) has runId ${JSON.stringify(trial.runId)}, not the run's ${JSON.stringify(input.metadata.runId)}`,
+        { key: 'scores:trial-runId', label: 'trials with a foreign runId' },
+      )
+    }
+  })
+  // The run id lives in metadata.json only, so that equal runs write equal scores.json.
   const scores = ScoresFile.safeParse({
     schemaVersion: BUNDLE_FORMAT_VERSION,
-    runId: input.metadata.runId,
-    trials: input.trials,
+    trials: input.trials.map(({ runId: _runId, ...trial }) => trial),
     summary: input.summary,
   })
   if (!scores.success) findings.add(SCORES_FILE, describeIssues(scores.error.issues, 10))
@@ -144,9 +154,14 @@ function checkNamedFiles(input: WriteBundleInput): void {
   if (findings.size > 0) throw invalidInput(findings)
 }
 
-async function writeTraces(target: string, source: TraceSource, scores: ScoresFile): Promise<FileDigest> {
+async function writeTraces(
+  target: string,
+  source: TraceSource,
+  runId: string,
+  scores: ScoresFile,
+): Promise<FileDigest> {
   const findings = new FindingList()
-  const checker = new TraceChecker(scores.runId, findings)
+  const checker = new TraceChecker(runId, findings)
   const invalid = { key: 'schema', label: 'invalid events' }
   const writer = await DurableFileWriter.create(target)
   try {

@@ -1,5 +1,6 @@
 import { errorMessage, isAgentEvalOpsError } from '../core/index.ts'
 import type { Command } from './command.ts'
+import { compareCommand } from './commands/compare.ts'
 import { doctorCommand } from './commands/doctor.ts'
 import { initCommand } from './commands/init.ts'
 import { reportCommand } from './commands/report.ts'
@@ -14,6 +15,7 @@ export const COMMANDS: readonly Command[] = [
   runCommand,
   reportCommand,
   validateBundleCommand,
+  compareCommand,
   replayCommand,
   initCommand,
   doctorCommand,

@@ -196,7 +196,7 @@ export const RunConfig = strictMapping('', 'a mapping with at least name, benchm
   agent: Agent,
   evaluators: z.array(adapterRef('evaluator', 'evaluators[]'), expecting('a list of evaluators')).default([]),
   policy: z.array(adapterRef('policy', 'policy[]'), expecting('a list of policy checkers')).default([]),
-  scorer: adapterId('scorer').default('simple'),
+  scorer: adapterId('scorer').default('stats'),
   trials: positiveInt.default(1),
   concurrency: positiveInt.default(10),
   gate: Gate.default('each'),

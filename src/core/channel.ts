@@ -8,11 +8,23 @@ import { z } from 'zod'
  */
 export const PROVIDE_KEY = 'agentevalops'
 export const META_KEY = 'agentevalops'
+/** A benchmark's baseline gate case hands its comparison (a BaselineComparison) to the reporter under this key. */
+export const COMPARISON_META_KEY = 'agentevalopsComparison'
 
 export const ProvidedRun = z.object({
   runId: z.string().min(1),
   /** Staging folder of the run: per-trial trace files live below it until the bundle is written. */
   stagingDir: z.string().min(1),
+  /** Where the run's bundle will land, beside earlier bundles (a baseline of `latest` is looked for here). */
+  runsDir: z.string().min(1),
+  /**
+   * The run-level baseline (`--baseline`, AGENTEVALOPS_BASELINE, the plugin's `baseline`): every benchmark then
+   * gets a gate case that fails on NO_GO. `options` are CompareOptions, checked where they are used.
+   */
+  baseline: z
+    .object({ spec: z.string().min(1), options: z.record(z.string(), z.unknown()).default({}) })
+    .nullable()
+    .default(null),
 })
 export type ProvidedRun = z.infer<typeof ProvidedRun>
 

@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'INFRA_FAILURE',
   'RUN_ABORTED',
   'RECORDING_MISSING',
+  'COMPARE_MISMATCH',
   'USAGE',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -1,4 +1,6 @@
 export * from './schemas.ts'
+export * from './summary.ts'
+export * from './scores-file.ts'
 export * from './json.ts'
 export * from './errors.ts'
 export * from './ids.ts'

@@ -9,13 +9,13 @@ import type {
   ResourceLimits,
   RunMetadata,
   RunnerInfo,
-  RunSummary,
   TaskSpec,
   TraceEvent,
   TraceEventKind,
   TracePayload,
-  TrialRecord,
 } from './schemas.ts'
+import type { ScoredTrial } from './scores-file.ts'
+import type { RunSummary } from './summary.ts'
 
 type MaybePromise<T> = T | Promise<T>
 
@@ -158,8 +158,9 @@ export interface PolicyChecker {
   check(view: TrialView): MaybePromise<Omit<PolicyVerdict, 'checkerId'>>
 }
 
+/** Turns a run's trials into its statistics (scores.json `summary`). A pure function: same trials, same summary. */
 export interface Scorer {
-  summarize(trials: readonly TrialRecord[]): RunSummary
+  summarize(trials: readonly ScoredTrial[]): RunSummary
 }
 
 /** Appends one trial's events. An awaited append is durable. */
@@ -189,7 +190,7 @@ export interface ReportGenerator<Input> {
 /** What a report is rendered from: a bundle's metadata.json and scores.json, nothing else. */
 export interface ReportInput {
   metadata: RunMetadata
-  trials: readonly TrialRecord[]
+  trials: readonly ScoredTrial[]
   summary: RunSummary
 }
 

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { JsonObject, JsonValue } from './json.ts'
 
 /** Bundle format version written by this SDK. Readers accept every version up to this one. */
-export const BUNDLE_FORMAT_VERSION = 1
+export const BUNDLE_FORMAT_VERSION = 2
 
 const nonNegative = z.number().finite().nonnegative()
 const count = z.number().int().nonnegative()
@@ -279,40 +279,17 @@ export const TrialRecord = z.object({
   tracePath: z.string().min(1),
   eventCount: count,
   warnings: z.array(z.string()).default([]),
+  /** The task's string-valued metadata (category, split, difficulty, repo…): what reports group and cluster by. */
+  labels: z.record(z.string(), z.string()).default({}),
 })
 export type TrialRecord = z.infer<typeof TrialRecord>
-
-export const EvaluatorSummary = z.object({
-  evaluatorId: z.string(),
-  kind: EvaluatorKind,
-  n: count,
-  mean: z.number(),
-  passRate: z.number(),
-})
-export type EvaluatorSummary = z.infer<typeof EvaluatorSummary>
-
-export const UsageSummary = z.object({
-  tokens: count,
-  costUsd: nonNegative,
-  wallSeconds: nonNegative,
-  turns: count,
-})
-
-export const RunSummary = z.object({
-  n: count,
-  passed: count,
-  passRate: z.number(),
-  outcomes: z.partialRecord(TrialOutcome, count),
-  evaluators: z.array(EvaluatorSummary),
-  usage: UsageSummary,
-})
-export type RunSummary = z.infer<typeof RunSummary>
 
 export const RunStatus = z.enum(['complete', 'interrupted', 'partial-shard'])
 export type RunStatus = z.infer<typeof RunStatus>
 
 export const RunMetadata = z.object({
-  schemaVersion: z.literal(BUNDLE_FORMAT_VERSION),
+  /** Format 1 and 2 metadata are alike; the number follows the bundle's format. */
+  schemaVersion: z.number().int().min(1).max(BUNDLE_FORMAT_VERSION),
   runId: z.string().min(1),
   status: RunStatus,
   labels: z.record(z.string(), z.string()).default({}),
@@ -336,14 +313,6 @@ export const RunMetadata = z.object({
   trialCount: count,
 })
 export type RunMetadata = z.infer<typeof RunMetadata>
-
-export const ScoresFile = z.object({
-  schemaVersion: z.literal(BUNDLE_FORMAT_VERSION),
-  runId: z.string().min(1),
-  trials: z.array(TrialRecord),
-  summary: RunSummary,
-})
-export type ScoresFile = z.infer<typeof ScoresFile>
 
 export const ManifestEntry = z.object({
   path: z.string().min(1),

@@ -159,8 +159,16 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
     tracePath: recorder.path,
     eventCount: recorder.events.length,
     warnings,
+    labels: taskLabels(task),
   })
   return { record, events: recorder.events, result }
+}
+
+/** The task's string-valued metadata, which reports group by and the statistics cluster by. */
+function taskLabels(task: TaskSpec): Record<string, string> {
+  const labels: Record<string, string> = {}
+  for (const [key, value] of Object.entries(task.metadata)) if (typeof value === 'string') labels[key] = value
+  return labels
 }
 
 async function prepareEnv(

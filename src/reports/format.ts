@@ -1,25 +1,122 @@
-/** Number formats shared by the renderers, so the markdown and html reports of a run show the same figures. */
+/** Number formats shared by the renderers, so the markdown report and the console summary show the same figures. */
+
+import type { ErrorPolicy, Interval, SummarySettings } from '../core/index.ts'
 
 const DASH = '—'
+const MINUS = '−'
 
-export function percent(ratio: number): string {
-  return Number.isFinite(ratio) ? `${(ratio * 100).toFixed(1)}%` : DASH
+/** A figure that may be undefined (null), or not a number at all: either way it shows as a dash. */
+type Figure = number | null | undefined
+
+function finite(value: Figure): value is number {
+  return typeof value === 'number' && Number.isFinite(value)
 }
 
-export function usd(amount: number): string {
-  return Number.isFinite(amount) ? `$${amount.toFixed(4)}` : DASH
+export function percent(ratio: Figure): string {
+  return finite(ratio) ? `${(ratio * 100).toFixed(1)}%` : DASH
 }
 
-export function seconds(value: number): string {
-  return Number.isFinite(value) ? value.toFixed(2) : DASH
+export function usd(amount: Figure): string {
+  return finite(amount) ? `$${amount.toFixed(4)}` : DASH
 }
 
-export function decimal(value: number, digits = 3): string {
-  return Number.isFinite(value) ? value.toFixed(digits) : DASH
+export function seconds(value: Figure): string {
+  return finite(value) ? value.toFixed(2) : DASH
 }
 
-export function integer(value: number): string {
-  return Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : DASH
+export function decimal(value: Figure, digits = 3): string {
+  return finite(value) ? value.toFixed(digits) : DASH
+}
+
+export function integer(value: Figure): string {
+  return finite(value) ? Math.round(value).toLocaleString('en-US') : DASH
+}
+
+/** `x.toFixed(digits)` with a real minus sign, and no sign on a value that rounds to zero. */
+function fixed(x: number, digits: number): string {
+  const text = Math.abs(x).toFixed(digits)
+  return x < 0 && Number(text) !== 0 ? `${MINUS}${text}` : text
+}
+
+/**
+ * Two bounds: `89.4–99.6%`, or `−5.0% to 38.4%` when a bound is negative and a dash would read as a minus (a t
+ * interval of a rate is not clipped to [0, 1]).
+ */
+function bounds(ci: Interval | null | undefined, scale: number, digits: number, unit: string): string {
+  if (!ci || !finite(ci.lower) || !finite(ci.upper)) return DASH
+  const lower = fixed(ci.lower * scale, digits)
+  const upper = fixed(ci.upper * scale, digits)
+  return lower.startsWith(MINUS) ? `${lower}${unit} to ${upper}${unit}` : `${lower}–${upper}${unit}`
+}
+
+/** An interval of ratios as percentages, `89.4–99.6%`. */
+export function percentInterval(ci: Interval | null | undefined): string {
+  return bounds(ci, 100, 1, '%')
+}
+
+/** An interval of scores, `0.812–0.901`. */
+export function decimalInterval(ci: Interval | null | undefined, digits = 3): string {
+  return bounds(ci, 1, digits, '')
+}
+
+/** A change of a ratio in percentage points, signed: `+2.0 pp`, `−12.5 pp` (no sign for `0.0 pp`). */
+export function points(delta: Figure): string {
+  if (!finite(delta)) return DASH
+  const rounded = (Math.abs(delta) * 100).toFixed(1)
+  const sign = rounded === '0.0' ? '' : delta > 0 ? '+' : MINUS
+  return `${sign}${rounded} pp`
+}
+
+/** An interval of a change in percentage points, `[−5.1, +1.2] pp`. */
+export function pointsInterval(ci: Interval | null | undefined): string {
+  if (!ci || !finite(ci.lower) || !finite(ci.upper)) return DASH
+  const bare = (x: number) => points(x).replace(/ pp$/, '')
+  return `[${bare(ci.lower)}, ${bare(ci.upper)}] pp`
+}
+
+/** A p-value with 3 significant digits. */
+export function pValue(p: Figure): string {
+  return finite(p) ? p.toPrecision(3) : DASH
+}
+
+/** A confidence level as a percentage without trailing zeros: 0.95 → `95%`, 0.995 → `99.5%`. */
+export function confidenceLabel(confidence: number): string {
+  return `${Math.round(confidence * 1000) / 10}%`
+}
+
+/** `7/10`. */
+export function fraction(passed: number, trials: number): string {
+  return `${passed}/${trials}`
+}
+
+/** `1 task`, `3 tasks`. */
+export function plural(count: number, noun: string, many = `${noun}s`): string {
+  return `${count} ${count === 1 ? noun : many}`
+}
+
+export function errorPolicyText(policy: ErrorPolicy): string {
+  return policy === 'exclude' ? 'infra failures excluded' : 'infra failures counted as failures'
+}
+
+export function intervalMethod(method: 'wilson' | 't'): string {
+  return method === 'wilson' ? 'Wilson' : 't over per-task rates'
+}
+
+/** How the statistics were computed, in one line. */
+export function settingsText(settings: SummarySettings): string {
+  return [
+    `${confidenceLabel(settings.confidence)} confidence`,
+    `trials reduced per task by ${settings.reducer}`,
+    errorPolicyText(settings.errorPolicy),
+    settings.clusterBy === null ? 'no clustering' : `clustered by label \`${settings.clusterBy}\``,
+    `bootstrap ${integer(settings.bootstrap.resamples)} resamples, seed ${settings.bootstrap.seed}`,
+  ].join(' · ')
+}
+
+/** The first `max` items, then `… and N more`. */
+export function capped(items: readonly string[], max: number): string {
+  const shown = items.slice(0, max).join(', ')
+  return items.length > max ? `${shown} … and ${items.length - max} more` : shown
 }
 
 export function steps(citations: readonly number[]): string {

@@ -1,8 +1,15 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import type { RunMetadata, RunSummary, TraceEvent, TrialRecord } from '../../src/core/index.ts'
+import {
+  BUNDLE_FORMAT_VERSION,
+  type RunMetadata,
+  type RunSummary,
+  type TraceEvent,
+  type TrialRecord,
+} from '../../src/core/index.ts'
 import { manifestForDir, writeBundle, type WriteBundleInput } from '../../src/bundles/index.ts'
+import { DEFAULT_SUMMARY_SETTINGS, summarizeTrials } from '../../src/scorers/index.ts'
 
 /** Small, valid records for bundle, report and CLI tests: 3 tasks × 2 trials, one failed, one policy violation. */
 export const RUN_ID = '0190f5a0-1c2d-7e3f-8a4b-5c6d7e8f9a0b'
@@ -72,6 +79,7 @@ export function makeTrials(options: FixtureOptions = {}): TrialRecord[] {
         tracePath: `traces/${taskId}.t${trial}.jsonl`,
         eventCount: 7,
         warnings: [],
+        labels: { category: taskId === 'task-0' ? 'arithmetic' : 'tools' },
       })
     }
   }
@@ -112,37 +120,12 @@ export function makeEvents(trial: TrialRecord): TraceEvent[] {
 }
 
 export function makeSummary(trials: readonly TrialRecord[]): RunSummary {
-  const outcomes: RunSummary['outcomes'] = {}
-  for (const t of trials) outcomes[t.outcome] = (outcomes[t.outcome] ?? 0) + 1
-  const scores = trials.flatMap((t) => t.scores)
-  const passed = trials.filter((t) => t.passed).length
-  const sum = (f: (t: TrialRecord) => number) => trials.reduce((acc, t) => acc + f(t), 0)
-  return {
-    n: trials.length,
-    passed,
-    passRate: trials.length ? passed / trials.length : 0,
-    outcomes,
-    evaluators: [
-      {
-        evaluatorId: 'exact-match',
-        kind: 'deterministic',
-        n: scores.length,
-        mean: scores.reduce((a, s) => a + s.score, 0) / scores.length,
-        passRate: scores.filter((s) => s.passed).length / scores.length,
-      },
-    ],
-    usage: {
-      tokens: sum((t) => t.usage.tokens),
-      costUsd: sum((t) => t.usage.costUsd),
-      wallSeconds: sum((t) => t.usage.wallSeconds),
-      turns: sum((t) => t.usage.turns),
-    },
-  }
+  return summarizeTrials(trials, DEFAULT_SUMMARY_SETTINGS)
 }
 
 export function makeMetadata(trials: readonly TrialRecord[], options: FixtureOptions = {}): RunMetadata {
   return {
-    schemaVersion: 1,
+    schemaVersion: BUNDLE_FORMAT_VERSION,
     runId: options.runId ?? RUN_ID,
     status: 'complete',
     labels: { suite: 'fixture' },

@@ -277,12 +277,12 @@ describe('validateBundle', () => {
   it('refuses a bundle from a newer format version with a message to upgrade', async () => {
     const dir = await fresh()
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as object
-    await writeFile(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, formatVersion: 2 }))
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, formatVersion: 3 }))
     const findings = await validateBundle(dir)
     expect(findings).toEqual([
       {
         file: 'manifest.json',
-        message: expect.stringMatching(/formatVersion 2 is newer.*upgrade agentevalops/) as string,
+        message: expect.stringMatching(/formatVersion 3 is newer.*upgrade agentevalops/) as string,
       },
     ])
   })

@@ -36,7 +36,7 @@ describe('writeBundle', () => {
     expect(dir).toBe(join(input.runsDir, RUN_ID))
 
     const manifest = Manifest.parse(JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')))
-    expect(manifest.formatVersion).toBe(1)
+    expect(manifest.formatVersion).toBe(2)
     expect(manifest.runId).toBe(RUN_ID)
     expect(manifest.files.map((f) => f.path)).toEqual([
       'artifacts/task-0/answer.txt',

@@ -18,7 +18,7 @@ import { runTrial } from '../../src/engine/index.ts'
 import { matchesExpected } from '../../src/evaluators/index.ts'
 import { toolAccess } from '../../src/policy/index.ts'
 import { renderMarkdownReport } from '../../src/reports/index.ts'
-import { simpleScorer } from '../../src/scorers/index.ts'
+import { statsScorer } from '../../src/scorers/index.ts'
 import { JsonlTraceStore } from '../../src/stores/index.ts'
 import { buildBundle, copyBundle, tempDir } from '../bundles/fixtures.ts'
 import { runCli } from './helpers.ts'
@@ -59,7 +59,7 @@ async function pipelineBundle(work: string): Promise<string> {
       trials.push({ ...record, tracePath: relative(staging, join(traceRoot, record.tracePath)) })
     }
   }
-  const summary = simpleScorer().summarize(trials)
+  const summary = statsScorer().summarize(trials)
   const metadata: RunMetadata = {
     schemaVersion: BUNDLE_FORMAT_VERSION,
     runId: RUN_ID,

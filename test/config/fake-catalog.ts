@@ -19,7 +19,7 @@ export const BUILTIN_IDS: Record<AdapterKind, string[]> = {
     'trajectory-match',
   ],
   policy: ['cost-ceiling', 'tool-access'],
-  scorer: ['simple'],
+  scorer: ['simple', 'stats'],
   reporter: ['markdown'],
 }
 

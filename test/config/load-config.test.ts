@@ -195,7 +195,7 @@ describe('parseRunConfig: every mistake at once, each located', () => {
       'configs/x.yaml:3:3 benchmark.id: unknown benchmark "swe" (known: toy)',
     ])
     expect(lines(`${VALID}scorer: bayes\n`, noHint)).toEqual([
-      'configs/x.yaml:6:1 scorer: unknown scorer "bayes" (known: simple)',
+      'configs/x.yaml:6:1 scorer: unknown scorer "bayes" (known: simple, stats)',
     ])
   })
 

@@ -12,7 +12,7 @@ import {
   type ReportInput,
 } from '../../src/core/index.ts'
 import { runTrial } from '../../src/engine/index.ts'
-import { simpleScorer } from '../../src/scorers/index.ts'
+import { statsScorer } from '../../src/scorers/index.ts'
 import { MemoryTraceStore } from '../../src/stores/index.ts'
 import { BUILTIN_IDS } from './fake-catalog.ts'
 
@@ -243,7 +243,7 @@ describe('reporters', () => {
         source: pkg('acme'),
       },
     )
-    registry.register('reporter', 'a-scorer', () => simpleScorer() as unknown as ReportGenerator<ReportInput>)
+    registry.register('reporter', 'a-scorer', () => statsScorer() as unknown as ReportGenerator<ReportInput>)
     const e = caught(() => registry.create('reporter', 'no-render'))
     expect(e.code).toBe('CONFIG_INVALID')
     expect(e.message).toContain(
@@ -298,6 +298,7 @@ describe('builtinRegistry', () => {
     expect(registry.create('policy', 'cost-ceiling', { max_usd: 0.3, verdict: 'WARN' }).id).toBe(
       'cost-ceiling',
     )
+    expect(typeof registry.create('scorer', 'stats').summarize).toBe('function')
     expect(typeof registry.create('scorer', 'simple').summarize).toBe('function')
   })
 

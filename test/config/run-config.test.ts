@@ -18,7 +18,7 @@ describe('RunConfig', () => {
       agent: { runner: 'mock-scripted', options: {}, resourceLimits: {} },
       evaluators: [],
       policy: [],
-      scorer: 'simple',
+      scorer: 'stats',
       trials: 1,
       concurrency: 10,
       gate: 'each',

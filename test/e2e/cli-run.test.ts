@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import pLimit from 'p-limit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TOY_TASK_IDS, toyTasks } from '../../src/benchmarks/index.ts'
-import { checksumOf, RunMetadata, type ScoresFile, type TrialRecord } from '../../src/core/index.ts'
+import { checksumOf, RunMetadata, type ScoredTrial, type ScoresFile } from '../../src/core/index.ts'
 import {
   ProcessGroup,
   REPO_ROOT,
@@ -72,7 +72,7 @@ async function readMetadata(dir: string): Promise<RunMetadata> {
 
 /** What must repeat between runs: per trial, its outcome and scores and verdicts (not timings or usage). */
 function outcomes(scores: ScoresFile) {
-  return scores.trials.map((t: TrialRecord) => ({
+  return scores.trials.map((t: ScoredTrial) => ({
     benchmark: t.benchmark.id,
     task: t.taskId,
     trial: t.trial,

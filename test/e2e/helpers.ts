@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { main } from '../../src/cli/main.ts'
 import type { CliIO } from '../../src/cli/io.ts'
-import { ScoresFile, TraceEvent, type TrialRecord } from '../../src/core/index.ts'
+import { RunMetadata, ScoresFile, TraceEvent, type ScoredTrial } from '../../src/core/index.ts'
 
 /** The repository root (no trailing slash). */
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')
@@ -129,6 +129,10 @@ export async function readScores(bundleDir: string): Promise<ScoresFile> {
   return ScoresFile.parse(JSON.parse(await readFile(join(bundleDir, 'scores.json'), 'utf8')))
 }
 
+export async function readMetadata(bundleDir: string): Promise<RunMetadata> {
+  return RunMetadata.parse(JSON.parse(await readFile(join(bundleDir, 'metadata.json'), 'utf8')))
+}
+
 export async function readBundleEvents(bundleDir: string): Promise<TraceEvent[]> {
   const text = await readFile(join(bundleDir, 'traces.jsonl'), 'utf8')
   return text
@@ -137,7 +141,7 @@ export async function readBundleEvents(bundleDir: string): Promise<TraceEvent[]>
     .map((line) => TraceEvent.parse(JSON.parse(line)) as TraceEvent)
 }
 
-export function trialOf(scores: ScoresFile, taskId: string, trial = 0): TrialRecord {
+export function trialOf(scores: ScoresFile, taskId: string, trial = 0): ScoredTrial {
   const found = scores.trials.find((t) => t.taskId === taskId && t.trial === trial)
   if (!found) throw new Error(`no trial ${taskId} #${trial} in scores.json`)
   return found

@@ -10,6 +10,7 @@ import {
   eventsOf,
   listDir,
   readBundleEvents,
+  readMetadata,
   readScores,
   runVitest,
   tail,
@@ -80,7 +81,7 @@ describe('vitest run --project evals (the repo)', { timeout: 50_000 }, () => {
     expect(validated.code, `${validated.stdout}\n${validated.stderr}`).toBe(0)
 
     const scores = await readScores(dir)
-    expect(scores.runId).toBe(basename(dir))
+    expect((await readMetadata(dir)).runId).toBe(basename(dir))
     const toy = scores.trials.filter((t) => t.benchmark.id === 'toy')
     expect(toy.map((t) => t.taskId).sort()).toEqual(Object.values(TOY_TASK_IDS).sort())
     // evals/judge.eval.ts: the LLM judge against its fake Messages API, in the same run and bundle.
@@ -110,7 +111,7 @@ describe('vitest run --project evals (the repo)', { timeout: 50_000 }, () => {
     const { dir } = await onlyBundle(full)
     const scores = await readScores(dir)
     const events = await readBundleEvents(dir)
-    expect(new Set(events.map((e) => e.runId))).toEqual(new Set([scores.runId]))
+    expect(new Set(events.map((e) => e.runId))).toEqual(new Set([basename(dir)]))
 
     // tool-loop: the same search four times; the loop check names exactly those tool_call steps.
     const loopEvents = eventsOf(events, TOY_TASK_IDS.toolLoop)

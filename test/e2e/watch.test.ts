@@ -79,7 +79,7 @@ describe('vitest watch --project evals', () => {
         const validated = await validateWithCli(dir)
         expect(validated.code, `${validated.stdout}\n${validated.stderr}`).toBe(0)
         const scores = await readScores(dir)
-        expect(scores.runId).toBe(basename(dir))
+        expect(new Set((await readBundleEvents(dir)).map((e) => e.runId))).toEqual(new Set([basename(dir)]))
         expect(scores.trials.map((t) => t.taskId).sort()).toEqual([...TASKS].sort())
         expect(scores.trials.every((t) => t.passed)).toBe(true)
         // Each bundle holds only its own run's events: nothing leaks from the other run.

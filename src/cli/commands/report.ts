@@ -10,6 +10,7 @@ import {
   type ReportGenerator,
   type ReportInput,
 } from '../../core/index.ts'
+import { statsScorer } from '../../scorers/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
 import { parseCommandArgs, type Command } from '../command.ts'
 
@@ -82,7 +83,8 @@ export const reportCommand: Command = {
     const text = render(generator, values.format ?? 'markdown', {
       metadata: bundle.metadata,
       trials: bundle.scores.trials,
-      summary: bundle.scores.summary,
+      // A format-1 bundle kept counts only: its statistics are computed again from its trials.
+      summary: bundle.scores.summary ?? statsScorer().summarize(bundle.scores.trials),
     })
     if (output === undefined) {
       // io.out ends the line itself; a report ending with one newline reaches stdout byte for byte.

@@ -1,7 +1,9 @@
-import { delimiter, resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { delimiter, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { createVitest as CreateVitest, Vitest } from 'vitest/node'
 import { agentEvalOps, CONFIG_ENV, loadConfigSet, RUN_CLI_ENV } from '../../../plugin/vite-plugin.ts'
+import { LATEST_BASELINE, MANIFEST_FILE } from '../../bundles/index.ts'
 import { ConfigError, formatFinding } from '../../config/index.ts'
 import { AgentEvalOpsError, errorMessage, isAgentEvalOpsError } from '../../core/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
@@ -29,6 +31,8 @@ export interface RunArgs {
   reporters: string[]
   vitestConfig: string | undefined
   project: string | undefined
+  /** A baseline bundle folder or `latest` (AGENTEVALOPS_BASELINE). */
+  baseline: string | undefined
 }
 
 const OPTIONS = {
@@ -42,6 +46,7 @@ const OPTIONS = {
   reporter: { type: 'string', multiple: true },
   'vitest-config': { type: 'string' },
   project: { type: 'string' },
+  baseline: { type: 'string' },
 } as const
 
 /** Parses and checks the arguments of `run`; throws USAGE errors. */
@@ -62,6 +67,8 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
   }
   if (values.testNamePattern === '') throw new AgentEvalOpsError('USAGE', '-t needs a pattern')
   if (values.output === '') throw new AgentEvalOpsError('USAGE', '--output needs a folder')
+  if (values.baseline === '')
+    throw new AgentEvalOpsError('USAGE', '--baseline needs a bundle folder or "latest"')
   if (values.project !== undefined && values['vitest-config'] === undefined)
     throw new AgentEvalOpsError(
       'USAGE',
@@ -86,6 +93,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
     reporters: values.reporter ?? [],
     vitestConfig: values['vitest-config'],
     project: values.project,
+    baseline: values.baseline,
   }
 }
 
@@ -111,6 +119,8 @@ export function runEnvironment(args: RunArgs, cwd: string): Record<string, strin
   if (args.concurrency !== undefined) env[CONFIG_ENV.maxConcurrency] = String(args.concurrency)
   if (args.output !== undefined) env[CONFIG_ENV.runsDir] = resolve(cwd, args.output)
   if (Object.keys(args.labels).length > 0) env[CONFIG_ENV.labels] = JSON.stringify(args.labels)
+  if (args.baseline !== undefined)
+    env[CONFIG_ENV.baseline] = args.baseline === LATEST_BASELINE ? args.baseline : resolve(cwd, args.baseline)
   return env
 }
 
@@ -149,6 +159,16 @@ export const runCommand: Command = {
     }
     const cwd = process.cwd()
     const env = runEnvironment(args, cwd)
+    const baseline = env[CONFIG_ENV.baseline]
+    if (
+      baseline !== undefined &&
+      baseline !== LATEST_BASELINE &&
+      !existsSync(join(baseline, MANIFEST_FILE))
+    ) {
+      io.err(`agentevalops run: --baseline ${args.baseline}: no bundle there (no ${MANIFEST_FILE}).`)
+      io.err('agentevalops run: pass a bundle folder (runs/<runId>) or "latest"; nothing was run.')
+      return 2
+    }
 
     // Every config is checked before Vitest starts: a broken one runs nothing and writes no bundle.
     try {
@@ -267,6 +287,10 @@ function help(): string {
       ['--reporter <name>', 'A Vitest reporter instead of the default (repeatable, e.g. junit, dot)'],
       ['--vitest-config <file>', 'Use this Vitest config instead of none (its project needs agentEvalOps())'],
       ['--project <name>', `The project of --vitest-config to run (default ${RUN_PROJECT})`],
+      [
+        '--baseline <bundle|latest>',
+        'Compare with this bundle (latest: the newest complete one of the same benchmarks); NO_GO fails',
+      ],
     ],
     exitCodes: [
       [0, 'every case passed'],

@@ -1,0 +1,111 @@
+import type { BaselineComparison, MetricComparison, TaskRef } from '../../core/index.ts'
+import { capped, confidenceLabel, DASH, percent, plural, points, pointsInterval, pValue } from '../format.ts'
+import { markdownTable, type Align } from '../markdown-table.ts'
+import { comparisonReason } from '../summary-text.ts'
+
+/** More regressed tasks than this and the list stops being read; the comparison in scores.json has them all. */
+const MAX_REGRESSIONS = 30
+const MAX_UNPAIRED_NAMES = 10
+
+/**
+ * The run against its baseline, task by task: the verdict and why, what was paired, per metric the change with
+ * its interval, the test behind the verdict and the smallest change the pairs could detect; then the tasks that
+ * got worse.
+ */
+export function comparisonSection(comparison: BaselineComparison | undefined): string | undefined {
+  if (!comparison) return undefined
+  const { settings } = comparison
+  const level = confidenceLabel(1 - settings.alpha)
+  const facts = [
+    `- **Baseline run:** ${comparison.baseline.runId}` +
+      (comparison.baseline.benchmarks.length > 0 ? ` (${comparison.baseline.benchmarks.join(', ')})` : ''),
+    `- **Paired tasks:** ${comparison.pairedTasks}`,
+    `- **Only in the baseline:** ${unpaired(comparison.baselineOnly)}`,
+    `- **Only in this run:** ${unpaired(comparison.candidateOnly)}`,
+    `- **Settings:** α = ${settings.alpha}, largest acceptable drop ${percentPoints(settings.maxDrop)}, ` +
+      `at least ${plural(settings.minPairs, 'paired task')}, seed ${settings.seed}` +
+      (settings.forced ? '; **forced**: the benchmarks or their datasets differ' : ''),
+  ]
+  const metrics = [comparison.overall, ...comparison.evaluators]
+  const headers = [
+    'Metric',
+    'Pairs',
+    'Baseline',
+    'This run',
+    'Δ',
+    `${level} CI of Δ`,
+    'Test',
+    'p',
+    'McNemar regressed / improved',
+    'MDE',
+    'Verdict',
+  ]
+  const align = headers.map((h): Align => (['Metric', 'Test', 'Verdict'].includes(h) ? 'left' : 'right'))
+  const rows = metrics.map((m) => [
+    metricName(m),
+    String(m.pairs),
+    percent(m.baselineMean),
+    percent(m.candidateMean),
+    points(m.delta),
+    pointsInterval(m.deltaCi),
+    testName(m),
+    pValue(m.pValue),
+    m.mcnemar ? `${m.mcnemar.regressions} / ${m.mcnemar.improvements}` : DASH,
+    m.minimumDetectableEffect === null ? DASH : percentPoints(m.minimumDetectableEffect),
+    m.verdict,
+  ])
+  const lines = [
+    '## Baseline comparison',
+    '',
+    `**Verdict: ${comparison.verdict}** — ${comparisonReason(comparison)}`,
+    '',
+    ...facts,
+    '',
+    markdownTable(headers, rows, align),
+    '',
+    'Δ: this run minus the baseline, per task then averaged. MDE: the smallest true change these pairs would ' +
+      `detect at α = ${settings.alpha} with 80% power.`,
+    '',
+    ...metrics.map((m) => `- ${metricName(m)}: **${m.verdict}** — ${m.reason}`),
+    '',
+    regressionsText(comparison.overall.regressions, comparison.overall.improvements.length),
+  ]
+  return lines.join('\n')
+}
+
+function metricName(m: MetricComparison): string {
+  return m.evaluatorId === null ? 'pass rate (overall)' : `${m.evaluatorId} pass rate`
+}
+
+function testName(m: MetricComparison): string {
+  if (m.test === 'mcnemar') return 'McNemar exact'
+  return m.permutation.exact ? 'paired permutation (exact)' : 'paired permutation (Monte Carlo)'
+}
+
+function percentPoints(ratio: number): string {
+  return `${(ratio * 100).toFixed(1)} pp`
+}
+
+function unpaired(keys: readonly string[]): string {
+  if (keys.length === 0) return '0'
+  return `${keys.length} (${capped(keys, MAX_UNPAIRED_NAMES)})`
+}
+
+function regressionsText(regressions: readonly TaskRef[], improvements: number): string {
+  const heading = '### Regressed tasks'
+  const improved = `${plural(improvements, 'task')} improved.`
+  if (regressions.length === 0) return `${heading}\n\nNo paired task got worse; ${improved}`
+  const worst = [...regressions].sort((a, b) => b.baseline - b.candidate - (a.baseline - a.candidate))
+  const shown = worst
+    .slice(0, MAX_REGRESSIONS)
+    .map((r) => `- ${r.benchmarkId}/${r.taskId}: ${percent(r.baseline)} → ${percent(r.candidate)}`)
+  const more = worst.length > MAX_REGRESSIONS ? [`- … and ${worst.length - MAX_REGRESSIONS} more`] : []
+  return [
+    heading,
+    '',
+    `${plural(regressions.length, 'paired task')} got worse (pass rate, baseline → this run); ${improved}`,
+    '',
+    ...shown,
+    ...more,
+  ].join('\n')
+}

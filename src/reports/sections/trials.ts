@@ -1,0 +1,123 @@
+import type { ScoredTrial } from '../../core/index.ts'
+import { clip, DASH, decimal, integer, seconds, steps, usd } from '../format.ts'
+import { markdownTable } from '../markdown-table.ts'
+
+/** Every trial with its outcome, usage and why it did not simply pass. */
+export function trialsSection(trials: readonly ScoredTrial[]): string {
+  if (trials.length === 0) return '## Trials\n\nNo trials recorded.'
+  // Equal task ids in two benchmarks are different tasks: name the benchmark when a run has several.
+  const multiBenchmark = new Set(trials.map((t) => t.benchmark.id)).size > 1
+  const headers = [
+    ...(multiBenchmark ? ['Benchmark'] : []),
+    'Task',
+    'Trial',
+    'Outcome',
+    'Terminated by',
+    'Tokens',
+    'Cost (USD)',
+    'Wall (s)',
+    'Failures',
+  ]
+  const align = headers.map((h) =>
+    ['Trial', 'Tokens', 'Cost (USD)', 'Wall (s)'].includes(h) ? 'right' : 'left',
+  )
+  const rows = [...trials]
+    .sort(byTrial)
+    .map((t) => [
+      ...(multiBenchmark ? [t.benchmark.id] : []),
+      t.taskId,
+      String(t.trial),
+      t.outcome,
+      t.result?.terminatedBy ?? DASH,
+      integer(t.usage.tokens),
+      usd(t.usage.costUsd),
+      seconds(t.usage.wallSeconds),
+      failures(t) || DASH,
+    ])
+  return ['## Trials', '', markdownTable(headers, rows, align)].join('\n')
+}
+
+/** Why a trial did not simply pass, with the trace steps each reason rests on. */
+function failures(trial: ScoredTrial): string {
+  const reasons: string[] = []
+  for (const score of trial.scores) {
+    if (score.passed) continue
+    const cited = steps(score.citations)
+    const why = score.explanation ? `: ${clip(score.explanation, 80)}` : ''
+    reasons.push(`${score.evaluatorId} ${decimal(score.score, 2)}${why}${cited ? ` (${cited})` : ''}`)
+  }
+  for (const verdict of trial.verdicts) {
+    if (verdict.verdict === 'PASS') continue
+    if (verdict.findings.length === 0) reasons.push(`policy ${verdict.checkerId} ${verdict.verdict}`)
+    for (const finding of verdict.findings) {
+      const cited = steps(finding.citations)
+      reasons.push(
+        `policy ${verdict.checkerId} ${finding.severity}: ${clip(finding.message, 80)}${cited ? ` (${cited})` : ''}`,
+      )
+    }
+  }
+  if (trial.result?.error) reasons.push(`error: ${clip(trial.result.error, 80)}`)
+  return reasons.join('; ')
+}
+
+/** ` (steps 1, 3)`, unless the (clipped) message already names its steps. */
+function citedUnlessSaid(message: string, citations: readonly number[]): string {
+  if (citations.length === 0 || /\bsteps? \d/.test(message)) return ''
+  return ` (${steps(citations)})`
+}
+
+/** More rows than this and the report stops being read; scores.json keeps every one. */
+const MAX_FINDING_ROWS = 200
+
+/**
+ * What each evaluator found, per trial, with the steps it cites: the place to start reading a trace. A score
+ * with no findings shows only when it failed, so a clean run keeps this section short.
+ */
+export function findingsSection(trials: readonly ScoredTrial[]): string {
+  const rows: string[][] = []
+  for (const t of [...trials].sort(byTrial)) {
+    for (const score of t.scores) {
+      const status = score.error !== null ? 'error' : score.passed ? 'pass' : 'FAIL'
+      const details =
+        score.error !== null
+          ? [clip(score.error, 100)]
+          : score.findings.map((f) => {
+              const text = clip(f.message, 80)
+              return `${f.type}: ${text}${citedUnlessSaid(text, f.citations)}`
+            })
+      if (details.length === 0 && score.passed) continue
+      if (details.length === 0) details.push(clip(score.explanation, 100))
+      rows.push([
+        t.taskId,
+        String(t.trial),
+        score.evaluatorId,
+        score.kind,
+        `${decimal(score.score, 2)} ${status}`,
+        steps(score.citations) || DASH,
+        details.join('; '),
+      ])
+    }
+  }
+  if (rows.length === 0) return '## Evaluator findings\n\nNo evaluator found anything to report.'
+  const shown = rows.slice(0, MAX_FINDING_ROWS)
+  const more =
+    rows.length > shown.length ? `\n\n… and ${rows.length - shown.length} more rows in scores.json.` : ''
+  const table = markdownTable(['Task', 'Trial', 'Evaluator', 'Kind', 'Score', 'Cites', 'Findings'], shown, [
+    'left',
+    'right',
+    'left',
+    'left',
+    'right',
+    'left',
+    'left',
+  ])
+  return `## Evaluator findings\n\n${table}${more}`
+}
+
+function byTrial(a: ScoredTrial, b: ScoredTrial): number {
+  return compare(a.benchmark.id, b.benchmark.id) || compare(a.taskId, b.taskId) || a.trial - b.trial
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}

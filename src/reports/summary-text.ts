@@ -1,0 +1,39 @@
+import type { BaselineComparison, RunSummary, TaskSummary } from '../core/index.ts'
+import { capped, fraction } from './format.ts'
+
+/*
+ * Phrases the markdown report and the console summary share, so both name a task and a comparison alike.
+ */
+
+/** `benchmark/task`, the key the summary's headline lists tasks by. */
+export function taskKeyOf(task: Pick<TaskSummary, 'benchmarkId' | 'taskId'>): string {
+  return `${task.benchmarkId}/${task.taskId}`
+}
+
+/** Whether some task ran more than once: only then do per-task rates, flakiness and pass@k mean anything. */
+export function hasRepeatedTrials(summary: RunSummary): boolean {
+  return summary.tasks.some((t) => t.trials > 1)
+}
+
+/** `toy/broken (0/10)` for each key, capped at `max` names. */
+export function tasksWithCounts(summary: RunSummary, keys: readonly string[], max: number): string {
+  const byKey = new Map(summary.tasks.map((t) => [taskKeyOf(t), t]))
+  return capped(
+    keys.map((key) => {
+      const task = byKey.get(key)
+      return task ? `${key} (${fraction(task.passed, task.trials)})` : key
+    }),
+    max,
+  )
+}
+
+/**
+ * Why the comparison came out as it did: the overall pass rate's reason, or, when an evaluator's regression made
+ * the verdict NO_GO, that evaluator's.
+ */
+export function comparisonReason(comparison: BaselineComparison): string {
+  if (comparison.overall.verdict === comparison.verdict) return comparison.overall.reason
+  const deciding = comparison.evaluators.filter((e) => e.verdict === comparison.verdict)
+  if (deciding.length === 0) return comparison.overall.reason
+  return deciding.map((e) => `evaluator ${e.evaluatorId ?? '(overall)'}: ${e.reason}`).join('; ')
+}

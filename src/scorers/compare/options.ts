@@ -1,0 +1,29 @@
+import { z } from 'zod'
+import { AgentEvalOpsError, type ComparisonSettings } from '../../core/index.ts'
+
+export const CompareOptions = z.strictObject({
+  /** Significance level of the paired tests, and 1 − the confidence of the interval of the change. */
+  alpha: z.number().gt(0).lt(1).default(0.05),
+  /** The largest drop of a pass rate or mean score (0..1) that still counts as no regression. */
+  maxDrop: z.number().min(0).max(1).default(0.05),
+  /** Fewer paired tasks than this and the verdict is INSUFFICIENT_EVIDENCE. */
+  minPairs: z.number().int().positive().default(10),
+  /** Compare although the benchmarks or their dataset checksums differ. */
+  force: z.boolean().default(false),
+  /** Seed of the Monte Carlo permutation test (used only past 16 nonzero differences). */
+  seed: z.number().int().default(20_261_130),
+})
+export type CompareOptions = z.input<typeof CompareOptions>
+
+export function resolveCompareSettings(options: CompareOptions = {}): ComparisonSettings {
+  const parsed = CompareOptions.safeParse(options)
+  if (!parsed.success) {
+    throw new AgentEvalOpsError(
+      'CONFIG_INVALID',
+      `invalid comparison settings: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
+      { hint: 'alpha and maxDrop are fractions (e.g. 0.05); minPairs is a whole number ≥ 1.' },
+    )
+  }
+  const { force, ...rest } = parsed.data
+  return { ...rest, forced: force }
+}

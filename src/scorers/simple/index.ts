@@ -1,1 +1,0 @@
-export { simpleScorer } from './simple-scorer.ts'

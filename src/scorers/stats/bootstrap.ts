@@ -1,0 +1,44 @@
+/** Percentile bootstrap confidence intervals, reproducible from a seed. */
+import { mean, sortedPercentile } from './descriptive.ts'
+import type { Interval } from './intervals.ts'
+import { seededRandom } from './random.ts'
+import { assertAllFinite, assertOpenUnit, assertResamples } from './validate.ts'
+
+export interface BootstrapOptions {
+  /** How many resamples to draw; at most 100 000, so a report cannot stall on a typo. */
+  resamples: number
+  seed: number
+  confidence?: number
+  /** Defaults to the mean. Receives a fresh resample each call, so it may keep or mutate it. */
+  statistic?: (xs: readonly number[]) => number
+}
+
+const sampleMean = (xs: readonly number[]): number => mean(xs)!
+
+/**
+ * The percentile bootstrap interval of a statistic: resample with replacement, then take the type 7
+ * percentiles (1 − confidence)/2 and (1 + confidence)/2 of the resampled statistics. Null for fewer than
+ * two values, where every resample is the sample itself.
+ */
+export function bootstrapInterval(values: readonly number[], options: BootstrapOptions): Interval | null {
+  const { resamples, seed, confidence = 0.95, statistic = sampleMean } = options
+  assertResamples('resamples', resamples)
+  assertOpenUnit('confidence', confidence)
+  assertAllFinite('values', values)
+  const random = seededRandom(seed)
+  const n = values.length
+  if (n < 2) return null
+  // A Float64Array sorts numerically and in place, without a comparator call per comparison.
+  const statistics = new Float64Array(resamples)
+  for (let r = 0; r < resamples; r++) {
+    const sample = new Array<number>(n)
+    for (let i = 0; i < n; i++) sample[i] = values[Math.floor(random() * n)]!
+    const value = statistic(sample)
+    if (!Number.isFinite(value))
+      throw new RangeError(`the bootstrap statistic returned ${value} on resample ${r}; it must be finite`)
+    statistics[r] = value
+  }
+  statistics.sort()
+  const tail = (1 - confidence) / 2
+  return { lower: sortedPercentile(statistics, tail), upper: sortedPercentile(statistics, 1 - tail) }
+}

@@ -1,0 +1,49 @@
+import type { ScoredTrial } from '../../core/index.ts'
+
+/** The trials of one task, in trial order. */
+export interface TaskGroup {
+  benchmarkId: string
+  taskId: string
+  /** `benchmark/task`: equal task ids in two benchmarks are different tasks. */
+  key: string
+  labels: Record<string, string>
+  trials: ScoredTrial[]
+}
+
+export function taskKey(trial: Pick<ScoredTrial, 'benchmark' | 'taskId'>): string {
+  return `${trial.benchmark.id}/${trial.taskId}`
+}
+
+/** Groups trials by task, tasks sorted by benchmark then task id, so the summary does not depend on arrival order. */
+export function groupByTask(trials: readonly ScoredTrial[]): TaskGroup[] {
+  const groups = new Map<string, TaskGroup>()
+  for (const trial of trials) {
+    const key = taskKey(trial)
+    let group = groups.get(key)
+    if (!group) {
+      group = { benchmarkId: trial.benchmark.id, taskId: trial.taskId, key, labels: trial.labels, trials: [] }
+      groups.set(key, group)
+    }
+    group.trials.push(trial)
+  }
+  const sorted = [...groups.values()].sort(
+    (a, b) => compareText(a.benchmarkId, b.benchmarkId) || compareText(a.taskId, b.taskId),
+  )
+  for (const group of sorted) group.trials.sort((a, b) => a.trial - b.trial)
+  return sorted
+}
+
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
+
+/** Trials whose failure was the harness's, not the agent's. */
+export function isInfraFailure(trial: Pick<ScoredTrial, 'outcome'>): boolean {
+  return trial.outcome === 'infra_failure' || trial.outcome === 'not_evaluated'
+}
+
+/** The cluster a task belongs to: its `clusterBy` label, or itself when it has none (or clustering is off). */
+export function clusterOf(group: TaskGroup, clusterBy: string | null): string {
+  const label = clusterBy === null ? undefined : group.labels[clusterBy]
+  return label === undefined ? `task:${group.key}` : `label:${label}`
+}
