@@ -46,9 +46,14 @@ export function metricSummary(tallies: readonly TaskTally[], settings: SummarySe
   const clusters = tallies.map((t) => clusterOf(t.group, settings.clusterBy))
   const trials = tallies.reduce((sum, t) => sum + t.n, 0)
   const passed = tallies.reduce((sum, t) => sum + t.c, 0)
+  const scores = tallies.map((t) => t.score)
+  const passes = tallies.map((t) => t.pass)
+  const score = estimateOf({ values: scores, clusters }, settings)
+  // A pass/fail evaluator's scores are its passes: the same values, the same estimate, half the bootstrap work.
+  const same = scores.every((v, i) => v === passes[i])
   return {
-    score: estimateOf({ values: tallies.map((t) => t.score), clusters }, settings),
-    pass: estimateOf({ values: tallies.map((t) => t.pass), clusters }, settings),
+    score,
+    pass: same ? score : estimateOf({ values: passes, clusters }, settings),
     passCount: {
       trials,
       passed,
