@@ -237,8 +237,7 @@ export class BundleReporter implements Reporter {
       trialCount: trials.length,
     }
     // Half a run measured against a whole one would read as a regression: an interrupted run is not compared.
-    const comparison =
-      reason === 'interrupted' ? undefined : await this.comparison(run, trials, benchmarks)
+    const comparison = reason === 'interrupted' ? undefined : await this.comparison(run, trials, benchmarks)
     if (comparison) summary.comparison = comparison
     const dir = await writeBundle({
       runsDir: run.runsDir,
