@@ -1,72 +1,10 @@
 import type { RunMetadata, RunSummary, ScoredTrial, TrialOutcome } from '../../src/core/index.ts'
 import { DEFAULT_SUMMARY_SETTINGS, summarizeTrials } from '../../src/scorers/index.ts'
+import { scoredTrial, type TrialSpec } from '../support/trials.ts'
+
+export { scoredTrial, type TrialSpec }
 
 /** Trials and summaries for the report and console-summary tests, summarised by the real scorer. */
-
-export interface TrialSpec {
-  taskId: string
-  trial?: number
-  passed?: boolean
-  outcome?: TrialOutcome
-  benchmark?: string
-  category?: string
-  /** One evaluator score per entry: `exact-match`, `judge`, … in order. */
-  scores?: readonly number[]
-  costUsd?: number
-  tokens?: number
-}
-
-const EVALUATORS = ['exact-match', 'judge', 'trace-quality']
-
-export function scoredTrial(spec: TrialSpec): ScoredTrial {
-  const passed = spec.passed ?? spec.outcome === 'passed'
-  const outcome = spec.outcome ?? (passed ? 'passed' : 'failed')
-  const infra = outcome === 'infra_failure'
-  const costUsd = spec.costUsd ?? 0.01
-  const tokens = spec.tokens ?? 100
-  return {
-    benchmark: { id: spec.benchmark ?? 'toy', version: '1.0.0', datasetChecksum: 'a'.repeat(64) },
-    taskId: spec.taskId,
-    taskChecksum: 'b'.repeat(64),
-    trial: spec.trial ?? 0,
-    outcome,
-    passed,
-    result: infra
-      ? null
-      : {
-          success: passed,
-          finalAnswer: passed ? '4' : '5',
-          artifacts: [],
-          error: null,
-          totalCostUsd: costUsd,
-          totalTokens: tokens,
-          turns: 2,
-          wallSeconds: 1,
-          terminatedBy: outcome === 'limit_exceeded' ? 'limit_cost' : 'completed',
-        },
-    scores: infra
-      ? []
-      : (spec.scores ?? [passed ? 1 : 0]).map((score, i) => ({
-          evaluatorId: EVALUATORS[i] ?? `e${i}`,
-          kind: 'deterministic' as const,
-          score,
-          passed: score >= 0.5,
-          costUsd: 0,
-          latencyMs: 1,
-          explanation: score >= 0.5 ? 'ok' : 'wrong answer',
-          citations: [],
-          findings: [],
-          error: null,
-        })),
-    verdicts: [],
-    usage: { tokens, costUsd, wallSeconds: 1, turns: 2 },
-    runner: { name: 'mock-scripted', kind: 'mock', config: {} },
-    tracePath: `traces/${spec.taskId}.t${spec.trial ?? 0}.jsonl`,
-    eventCount: 5,
-    warnings: [],
-    labels: spec.category === undefined ? {} : { category: spec.category },
-  }
-}
 
 /** `trials` trials of a task, the first `passed` of them passing. */
 export function taskTrials(taskId: string, trials: number, passed: number, extra: Partial<TrialSpec> = {}) {

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { BaselineComparison, isAgentEvalOpsError, type TrialRecord } from '../../src/core/index.ts'
 import { compareToBaseline, type ComparedRun } from '../../src/scorers/index.ts'
-import { oneTrialRun, trial } from './trials.ts'
+import { oneTrialRun } from './one-trial-run.ts'
+import { scoredTrial } from '../support/trials.ts'
 
-const BENCH = { id: 'bench', version: '1', datasetChecksum: 'd'.repeat(64) }
+const BENCH = { id: 'toy', version: '1', datasetChecksum: 'a'.repeat(64) }
 
 function run(runId: string, trials: TrialRecord[], benchmarks = [BENCH]): ComparedRun {
   return { runId, benchmarks, trials }
@@ -60,7 +61,7 @@ describe('compareToBaseline: the acceptance cases over 50 tasks', () => {
   })
 
   it('refuses runs of different benchmarks, and compares their shared tasks when forced', () => {
-    const other = { id: 'other', version: '1', datasetChecksum: 'd'.repeat(64) }
+    const other = { id: 'other', version: '1', datasetChecksum: 'a'.repeat(64) }
     const candidate = run('cand', oneTrialRun(50, new Set(), 'other'), [other])
     let error: unknown
     try {
@@ -69,9 +70,7 @@ describe('compareToBaseline: the acceptance cases over 50 tasks', () => {
       error = e
     }
     expect(isAgentEvalOpsError(error, 'COMPARE_MISMATCH')).toBe(true)
-    expect((error as Error).message).toMatch(
-      /benchmark other is not in the baseline \(it has bench\).*--force/,
-    )
+    expect((error as Error).message).toMatch(/benchmark other is not in the baseline \(it has toy\).*--force/)
     const forced = compareToBaseline(baseline, candidate, { force: true })
     expect(forced.settings.forced).toBe(true)
     expect(forced.pairedTasks).toBe(0)
@@ -81,7 +80,7 @@ describe('compareToBaseline: the acceptance cases over 50 tasks', () => {
   it('refuses a baseline whose dataset checksum differs', () => {
     const changed = { ...BENCH, datasetChecksum: 'e'.repeat(64) }
     expect(() => compareToBaseline(baseline, run('cand', oneTrialRun(50), [changed]))).toThrow(
-      /dataset checksum eeeeeeeeeeee differs from the baseline's dddddddddddd/,
+      /dataset checksum eeeeeeeeeeee differs from the baseline's aaaaaaaaaaaa/,
     )
   })
 })
@@ -98,7 +97,9 @@ describe('compareToBaseline: evidence and tests', () => {
   it('uses the paired permutation test when tasks have several trials', () => {
     const many = (passing: (task: number, k: number) => boolean) =>
       Array.from({ length: 12 }, (_, t) =>
-        Array.from({ length: 4 }, (_, k) => trial({ task: `t${t}`, trial: k, passed: passing(t, k) })),
+        Array.from({ length: 4 }, (_, k) =>
+          scoredTrial({ taskId: `t${t}`, trial: k, passed: passing(t, k) }),
+        ),
       ).flat()
     const c = compareToBaseline(
       run(
@@ -123,7 +124,7 @@ describe('compareToBaseline: evidence and tests', () => {
   it('gives NO_GO overall when an evaluator regresses though the pass rate holds', () => {
     const make = (quality: (i: number) => number) =>
       Array.from({ length: 30 }, (_, i) =>
-        trial({ task: `t${i}`, passed: true, scores: { quality: quality(i) } }),
+        scoredTrial({ taskId: `t${i}`, passed: true, named: { quality: quality(i) } }),
       )
     const c = compareToBaseline(
       run(

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { RunSummary, type TrialRecord } from '../../src/core/index.ts'
 import { DEFAULT_SUMMARY_SETTINGS, statsScorer, summarizeTrials } from '../../src/scorers/index.ts'
-import { trial } from './trials.ts'
+import { scoredTrial } from '../support/trials.ts'
 
 const summarize = (trials: readonly TrialRecord[], settings = DEFAULT_SUMMARY_SETTINGS) =>
   RunSummary.parse(summarizeTrials(trials, settings))
@@ -12,19 +12,19 @@ const summarize = (trials: readonly TrialRecord[], settings = DEFAULT_SUMMARY_SE
  */
 function threeByTwo(): TrialRecord[] {
   return [
-    trial({ task: 'a', trial: 0, passed: true, category: 'arithmetic', scores: { exact: 1 } }),
-    trial({ task: 'a', trial: 1, passed: true, category: 'arithmetic', scores: { exact: 1 } }),
-    trial({ task: 'b', trial: 0, passed: true, category: 'tools', scores: { exact: 1 } }),
-    trial({
-      task: 'b',
+    scoredTrial({ taskId: 'a', trial: 0, passed: true, category: 'arithmetic', named: { exact: 1 } }),
+    scoredTrial({ taskId: 'a', trial: 1, passed: true, category: 'arithmetic', named: { exact: 1 } }),
+    scoredTrial({ taskId: 'b', trial: 0, passed: true, category: 'tools', named: { exact: 1 } }),
+    scoredTrial({
+      taskId: 'b',
       trial: 1,
       passed: false,
       outcome: 'policy_violation',
       category: 'tools',
-      scores: { exact: 1 },
+      named: { exact: 1 },
     }),
-    trial({ task: 'c', trial: 0, passed: true, category: 'tools', scores: { exact: 1 } }),
-    trial({ task: 'c', trial: 1, passed: false, category: 'tools', scores: { exact: 0 } }),
+    scoredTrial({ taskId: 'c', trial: 0, passed: true, category: 'tools', named: { exact: 1 } }),
+    scoredTrial({ taskId: 'c', trial: 1, passed: false, category: 'tools', named: { exact: 0 } }),
   ]
 }
 
@@ -36,7 +36,7 @@ describe('summarizeTrials: trials of a task', () => {
       ['b', 2, 1, 0.5, 0, true],
       ['c', 2, 1, 0.5, 0, true],
     ])
-    expect(s.headline.flaky).toEqual(['bench/b', 'bench/c'])
+    expect(s.headline.flaky).toEqual(['toy/b', 'toy/c'])
     expect(s.headline.neverPassed).toEqual([])
   })
 
@@ -65,10 +65,10 @@ describe('summarizeTrials: trials of a task', () => {
 
   it('reports pass@k as undefined (null in JSON, never NaN) where a task has fewer than k trials', () => {
     const trials = [
-      trial({ task: 'a', trial: 0, passed: true }),
-      trial({ task: 'a', trial: 1, passed: false }),
-      trial({ task: 'a', trial: 2, passed: true }),
-      trial({ task: 'b', trial: 0, passed: false }),
+      scoredTrial({ taskId: 'a', trial: 0, passed: true }),
+      scoredTrial({ taskId: 'a', trial: 1, passed: false }),
+      scoredTrial({ taskId: 'a', trial: 2, passed: true }),
+      scoredTrial({ taskId: 'b', trial: 0, passed: false }),
     ]
     const rows = summarize(trials).overall.passAtK
     expect(rows[0]).toEqual({
@@ -122,7 +122,7 @@ describe('summarizeTrials: one trial per task', () => {
   it('uses the Wilson interval: 7 of 10 → [0.3968, 0.8922]', () => {
     // Wilson (1927) score interval, z = 1.959964: centre (0.7 + z²/20)/(1 + z²/10), half-width
     // z·√(0.21/10 + z²/400)/(1 + z²/10), worked by hand.
-    const trials = Array.from({ length: 10 }, (_, i) => trial({ task: `t${i}`, passed: i < 7 }))
+    const trials = Array.from({ length: 10 }, (_, i) => scoredTrial({ taskId: `t${i}`, passed: i < 7 }))
     const { primary } = summarize(trials).headline
     expect(primary).toMatchObject({ rate: 0.7, method: 'wilson', tasks: 10, trials: 10 })
     expect(primary.ci!.lower).toBeCloseTo(0.3968, 4)
@@ -132,10 +132,10 @@ describe('summarizeTrials: one trial per task', () => {
 
   it('gives the headline with infra failures counted as failures and excluded', () => {
     const trials = [
-      trial({ task: 'a', passed: true }),
-      trial({ task: 'b', passed: true }),
-      trial({ task: 'c', passed: false }),
-      trial({ task: 'd', passed: false, outcome: 'infra_failure' }),
+      scoredTrial({ taskId: 'a', passed: true }),
+      scoredTrial({ taskId: 'b', passed: true }),
+      scoredTrial({ taskId: 'c', passed: false }),
+      scoredTrial({ taskId: 'd', passed: false, outcome: 'infra_failure' }),
     ]
     const s = summarize(trials)
     expect(s.headline.infraAsFailure).toMatchObject({ rate: 0.5, tasks: 4 })
@@ -149,10 +149,10 @@ describe('summarizeTrials: one trial per task', () => {
   })
 
   it('handles n = 1: no interval but Wilson, no NaN anywhere', () => {
-    const s = summarize([trial({ task: 'only', passed: false })])
+    const s = summarize([scoredTrial({ taskId: 'only', passed: false })])
     expect(s.headline.primary.ci!.lower).toBe(0)
     expect(s.overall.pass).toMatchObject({ tasks: 1, mean: 0, se: null, ci: null, bootstrapCi: null })
-    expect(s.headline.neverPassed).toEqual(['bench/only'])
+    expect(s.headline.neverPassed).toEqual(['toy/only'])
     expect(JSON.stringify(s)).not.toMatch(/NaN|Infinity/)
   })
 
@@ -167,7 +167,7 @@ describe('summarizeTrials: one trial per task', () => {
 describe('summarizeTrials: usage', () => {
   it('gives totals, p50 / p95 / max per trial (type 7) and the cost per solved task', () => {
     const trials = [1, 2, 3, 4].map((cost, i) =>
-      trial({ task: `t${i}`, passed: i % 2 === 0, costUsd: cost, tokens: cost * 10 }),
+      scoredTrial({ taskId: `t${i}`, passed: i % 2 === 0, costUsd: cost, tokens: cost * 10 }),
     )
     const { usage } = summarize(trials)
     expect(usage.costUsd).toBe(10)
@@ -189,7 +189,7 @@ describe('summarizeTrials: determinism', () => {
 
   it('records the bootstrap B and seed, and the seed decides the bootstrap interval', () => {
     const trials = Array.from({ length: 40 }, (_, i) =>
-      trial({ task: `t${i}`, trial: 0, passed: i % 3 !== 0, scores: { exact: (i % 7) / 6 } }),
+      scoredTrial({ taskId: `t${i}`, trial: 0, passed: i % 3 !== 0, named: { exact: (i % 7) / 6 } }),
     )
     const a = statsScorer({ bootstrap: { seed: 1, resamples: 500 } }).summarize(trials)
     const b = statsScorer({ bootstrap: { seed: 1, resamples: 500 } }).summarize(trials)
@@ -210,10 +210,10 @@ describe('the acceptance run: 49 tasks at 10/10 and one at 0/10', () => {
     const trials: TrialRecord[] = []
     for (let t = 0; t < 50; t++)
       for (let k = 0; k < 10; k++)
-        trials.push(trial({ task: t === 17 ? 'broken' : `ok-${t}`, trial: k, passed: t !== 17 }))
+        trials.push(scoredTrial({ taskId: t === 17 ? 'broken' : `ok-${t}`, trial: k, passed: t !== 17 }))
     const s = summarize(trials)
     expect(s.headline.primary.rate).toBeCloseTo(0.98, 12)
-    expect(s.headline.neverPassed).toEqual(['bench/broken'])
+    expect(s.headline.neverPassed).toEqual(['toy/broken'])
     expect(s.headline.flaky).toEqual([])
     expect(s.overall.passAtK.at(-1)).toMatchObject({ k: 10, passAtK: 0.98, passHatK: 0.98 })
   })

@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { AgentEvalOpsError, type ComparisonSettings } from '../../core/index.ts'
+import type { ComparisonSettings } from '../../core/index.ts'
+import { parseSettings } from '../parse-settings.ts'
 
 export const CompareOptions = z.strictObject({
   /** Significance level of the paired tests, and 1 − the confidence of the interval of the change. */
@@ -16,14 +17,11 @@ export const CompareOptions = z.strictObject({
 export type CompareOptions = z.input<typeof CompareOptions>
 
 export function resolveCompareSettings(options: CompareOptions = {}): ComparisonSettings {
-  const parsed = CompareOptions.safeParse(options)
-  if (!parsed.success) {
-    throw new AgentEvalOpsError(
-      'CONFIG_INVALID',
-      `invalid comparison settings: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
-      { hint: 'alpha and maxDrop are fractions (e.g. 0.05); minPairs is a whole number ≥ 1.' },
-    )
-  }
-  const { force, ...rest } = parsed.data
+  const { force, ...rest } = parseSettings(
+    CompareOptions,
+    options,
+    'comparison settings',
+    'alpha and maxDrop are fractions (e.g. 0.05); minPairs is a whole number ≥ 1.',
+  )
   return { ...rest, forced: force }
 }

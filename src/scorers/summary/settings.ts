@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { AgentEvalOpsError, SummarySettings } from '../../core/index.ts'
+import { parseSettings } from '../parse-settings.ts'
 
 export const DEFAULT_SUMMARY_SETTINGS: SummarySettings = {
   confidence: 0.95,
@@ -19,15 +20,12 @@ export type SummaryOptions = z.input<typeof SummaryOptions>
 const MAX_RESAMPLES = 100_000
 
 export function resolveSummarySettings(options: SummaryOptions = {}): SummarySettings {
-  const parsed = SummaryOptions.safeParse(options)
-  if (!parsed.success) {
-    throw new AgentEvalOpsError(
-      'CONFIG_INVALID',
-      `invalid statistics settings: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`,
-      { hint: 'See docs/statistics.md for confidence, reducer, errorPolicy, clusterBy and bootstrap.' },
-    )
-  }
-  const { bootstrap, ...rest } = parsed.data
+  const { bootstrap, ...rest } = parseSettings(
+    SummaryOptions,
+    options,
+    'statistics settings',
+    'See docs/statistics.md for confidence, reducer, errorPolicy, clusterBy and bootstrap.',
+  )
   const settings: SummarySettings = {
     ...DEFAULT_SUMMARY_SETTINGS,
     ...rest,
