@@ -1,4 +1,4 @@
-import type { RunMetadata, RunSummary, ScoredTrial, TrialOutcome } from '../../src/core/index.ts'
+import type { RunMetadata, RunSummary, ScoredTrial } from '../../src/core/index.ts'
 import { DEFAULT_SUMMARY_SETTINGS, summarizeTrials } from '../../src/scorers/index.ts'
 import { scoredTrial, type TrialSpec } from '../support/trials.ts'
 
