@@ -26,7 +26,7 @@ import {
   JUDGE_RULES,
   type LlmJudgeOptions,
 } from '../src/evaluators/index.ts'
-import { costCeiling, toolAccess } from '../src/policy/index.ts'
+import { costCeiling, secretLeak, toolAccess } from '../src/policy/index.ts'
 import { markdownReportGenerator } from '../src/reports/index.ts'
 import { statsScorer } from '../src/scorers/index.ts'
 
@@ -285,6 +285,16 @@ export function registerBuiltinAdapters(registry: Registry): Registry {
       'tool-access',
       z.strictObject({ allow: z.array(z.string()).optional(), deny: z.array(z.string()).optional() }),
       (o) => toolAccess({ allow: o.allow, deny: o.deny }),
+    ),
+  )
+  registry.register(
+    'policy',
+    'secret-leak',
+    withOptions(
+      'policy',
+      'secret-leak',
+      z.strictObject({ verdict: z.enum(['FAIL', 'WARN']).optional() }),
+      (o) => secretLeak({ verdict: o.verdict }),
     ),
   )
   registry.register(

@@ -4,6 +4,7 @@ import { describe, expect, it, type ExpectStatic } from 'vitest'
 import {
   benchmarkTraceDir,
   recordingsStagingDir,
+  redactorFromEnv,
   safeFileStem,
   type AgentResult,
   type AgentRunner,
@@ -26,6 +27,7 @@ import {
 import { JsonlTraceStore } from '../src/stores/index.ts'
 import { explainTrial, isHarnessFailure, passRate, trialHeadline, type Gate } from './gate.ts'
 import { baselineGateFor, registerBaselineGate } from './baseline-gate.ts'
+import { stageBenchmark, stageTrialRecord } from './staging.ts'
 import { currentRun, providedRun } from './provided-run.ts'
 import type { CompareOptions } from '../src/scorers/index.ts'
 
@@ -61,7 +63,8 @@ async function keepRecordingsUsed(
     `${safeFileStem(`${benchmarkId}/${taskId}`)}.t${trial}.jsonl`,
   )
   await mkdir(dirname(path), { recursive: true })
-  await writeFile(path, used.map((e) => `${JSON.stringify(e)}\n`).join(''))
+  const redactor = redactorFromEnv(process.env)
+  await writeFile(path, used.map((e) => `${JSON.stringify(redactor.json(e))}\n`).join(''))
 }
 
 function storeFor(root: string): JsonlTraceStore {
@@ -141,6 +144,7 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             options.recordingsDir ?? join(dirname(file), '__recordings__', basename(file)),
           )
           const modelCalls = recordings.gateFor({ taskId: task.id, trial })
+          await stageBenchmark(traceRoot, { benchmark: info, runner: runner.runnerInfo() })
           const { record, events, result } = await runTrial({
             runId: run.runId,
             benchmark: info,
@@ -161,6 +165,8 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             ...record,
             tracePath: relative(run.stagingDir, join(traceRoot, record.tracePath)),
           }
+          // On disk before it is handed over: a run killed from here on still has this trial to recover.
+          await stageTrialRecord(run.stagingDir, handed)
           // A non-cloneable value here would drop the whole file's results, so only plain JSON crosses over.
           testCase.meta.agentevalops = JSON.parse(JSON.stringify(handed)) as TrialRecord
           finished.push(handed)

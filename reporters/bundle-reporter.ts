@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { mkdir, readdir, readFile, rm, rmdir } from 'node:fs/promises'
-import { dirname, join, relative, resolve } from 'node:path'
+import { hostname } from 'node:os'
+import { mkdir } from 'node:fs/promises'
+import { join, relative, resolve } from 'node:path'
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import {
   BaselineComparison,
@@ -8,7 +9,6 @@ import {
   COMPARISON_META_KEY,
   META_KEY,
   PROVIDE_KEY,
-  recordingsStagingDir,
   TrialRecord,
   canonicalJson,
   checksumOf,
@@ -21,7 +21,7 @@ import {
   type RunSummary,
   type SummarySettings,
 } from '../src/core/index.ts'
-import { RECORDINGS_FILE, writeBundle } from '../src/bundles/index.ts'
+import { writeBundle } from '../src/bundles/index.ts'
 import { renderMarkdownReport } from '../src/reports/index.ts'
 import {
   resolveSummarySettings,
@@ -34,6 +34,7 @@ import { consoleSummary } from './console-summary.ts'
 import { replayCommand, type ConfigReplay } from './replay-command.ts'
 import { gitState, type GitState } from './run-environment.ts'
 import { TracePrefetch } from './trace-prefetch.ts'
+import { recordingsFile, removeStaging, unrecoveredStagings, writeRunHeader } from './staging.ts'
 import type {} from './vitest-channel.ts'
 
 export interface BundleReporterOptions {
@@ -103,6 +104,32 @@ export class BundleReporter implements Reporter {
       this.options.runId === undefined ? runId : `${runId}-${randomBytes(4).toString('hex')}`
     const stagingDir = join(runsDir, '.staging', stagingName)
     await mkdir(stagingDir, { recursive: true })
+    await this.warnAboutUnrecovered(runsDir, stagingName)
+    await writeRunHeader(stagingDir, {
+      v: 1,
+      runId,
+      startedAt: new Date().toISOString(),
+      pid: process.pid,
+      hostname: hostname(),
+      vitestProject: this.options.project,
+      labels: this.options.labels,
+      configHash: this.options.configHash ?? null,
+      testNamePattern: vitest.config.testNamePattern?.source ?? null,
+      shard: this.options.shard ?? vitest.config.shard ?? null,
+      vitest: vitest.version,
+      node: process.version,
+      sdkVersion: sdkVersion(),
+      statistics: this.settings,
+      replayCommand: replayCommand({
+        root: vitest.config.root,
+        project: this.options.project,
+        files: [],
+        testNamePattern: vitest.config.testNamePattern?.source ?? null,
+        shard: this.options.shard ?? vitest.config.shard ?? null,
+        env: process.env,
+        config: this.options.replay,
+      }),
+    })
     this.run = {
       runId,
       runsDir,
@@ -261,6 +288,16 @@ export class BundleReporter implements Reporter {
     return { dir, trials, summary }
   }
 
+  /** Staging folders of runs that died without a bundle: their finished trials are one command away. */
+  private async warnAboutUnrecovered(runsDir: string, own: string): Promise<void> {
+    for (const stale of await unrecoveredStagings(runsDir, own)) {
+      this.requireVitest().logger.warn(
+        `agentevalops: ${relative(process.cwd(), stale.dir) || stale.dir} holds ${stale.records} finished trial(s) of run ${stale.runId}, ` +
+          `which ended without a bundle. Recover them with: npx agentevalops recover ${relative(process.cwd(), stale.dir) || stale.dir}`,
+      )
+    }
+  }
+
   /**
    * The run-level baseline's comparison over all trials; without one, the comparison of the run's only baseline
    * gate case. A baseline that cannot be used fails the run with the reason, and the bundle is written without it.
@@ -291,24 +328,6 @@ export class BundleReporter implements Reporter {
     if (!this.vitest) throw new Error('agentevalops: BundleReporter used before onInit')
     return this.vitest
   }
-}
-
-/**
- * The model-call recordings the run's trials were answered with (left in staging by each case), as one
- * `recordings.jsonl`, in file-name order so equal runs give equal bytes. None used: no file.
- */
-async function recordingsFile(stagingDir: string): Promise<{ path: string; data: string }[]> {
-  const dir = recordingsStagingDir(stagingDir)
-  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.jsonl')).sort()
-  if (names.length === 0) return []
-  const parts = await Promise.all(names.map((name) => readFile(join(dir, name), 'utf8')))
-  return [{ path: RECORDINGS_FILE, data: parts.join('') }]
-}
-
-/** Removes the run's staging folder, and the shared `.staging` above it once no other run uses it. */
-async function removeStaging(stagingDir: string): Promise<void> {
-  await rm(stagingDir, { recursive: true, force: true })
-  await rmdir(dirname(stagingDir)).catch(() => undefined)
 }
 
 function sortRecords(records: readonly TrialRecord[]): TrialRecord[] {

@@ -1,6 +1,7 @@
 import { errorMessage, isAgentEvalOpsError } from '../core/index.ts'
 import type { Command } from './command.ts'
 import { compareCommand } from './commands/compare.ts'
+import { recoverCommand } from './commands/recover.ts'
 import { doctorCommand } from './commands/doctor.ts'
 import { initCommand } from './commands/init.ts'
 import { reportCommand } from './commands/report.ts'
@@ -16,6 +17,7 @@ export const COMMANDS: readonly Command[] = [
   reportCommand,
   validateBundleCommand,
   compareCommand,
+  recoverCommand,
   replayCommand,
   initCommand,
   doctorCommand,

@@ -9,6 +9,8 @@ import {
   type BenchmarkInfo,
   type EnvHandle,
   passThroughGate,
+  redactorFromEnv,
+  type Redactor,
   type EvaluatorScore,
   type ModelCallGate,
   type Evaluator,
@@ -44,6 +46,11 @@ export interface RunTrialOptions {
   /** The trial's model-call gate (src/recording): its runner's and judges' calls are recorded or replayed. */
   modelCalls?: ModelCallGate | undefined
   onWarning?: ((msg: string) => void) | undefined
+  /**
+   * Replaces secrets in everything the trial writes (trace events, the agent's result, scores, warnings); default:
+   * the secrets of this process's environment (see core/redaction.ts).
+   */
+  redactor?: Redactor | undefined
 }
 
 export interface TrialRun {
@@ -66,8 +73,10 @@ const UNKNOWN_RUNNER: RunnerInfo = { name: 'unknown', kind: 'unknown', config: {
 export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
   const { task, trial, runId } = options
   const limits = parseLimits(options.limits)
+  const redactor = options.redactor ?? redactorFromEnv(process.env)
   const warnings: string[] = []
-  const warn = (msg: string): void => {
+  const warn = (raw: string): void => {
+    const msg = redactor.string(raw)
     warnings.push(msg)
     options.onWarning?.(msg)
   }
@@ -75,6 +84,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
   const recorder = new TraceRecorder(
     { runId, taskId: task.id, trial },
     options.traceStore.open({ taskId: task.id, trial }),
+    redactor,
   )
 
   let result: AgentResult | null = null
@@ -89,16 +99,19 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
   } else {
     const env = prepared.env
     try {
-      result = await runAgent({
-        runner: options.runner,
-        task,
-        env,
-        limits,
-        recorder,
-        signal: options.signal,
-        warn,
-        modelCalls: options.modelCalls,
-      })
+      // Evaluators judge what the bundle will show: the result with its secrets replaced.
+      result = redactor.json(
+        await runAgent({
+          runner: options.runner,
+          task,
+          env,
+          limits,
+          recorder,
+          signal: options.signal,
+          warn,
+          modelCalls: options.modelCalls,
+        }),
+      )
       recorder.record('agent.terminal', terminalPayload(result))
       // A cancelled run is not worth judging (an LLM judge would only spend money the user chose not to spend).
       if (result.terminatedBy !== 'interrupted') {
@@ -143,24 +156,26 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
         turns: result.turns,
       }
     : { tokens: 0, costUsd: 0, wallSeconds: 0, turns: 0 }
-  const record = TrialRecord.parse({
-    runId,
-    benchmark: options.benchmark,
-    taskId: task.id,
-    taskChecksum: task.checksum,
-    trial,
-    outcome,
-    passed: outcome === 'passed',
-    result,
-    scores,
-    verdicts,
-    usage,
-    runner,
-    tracePath: recorder.path,
-    eventCount: recorder.events.length,
-    warnings,
-    labels: taskLabels(task),
-  })
+  const record = TrialRecord.parse(
+    redactor.json({
+      runId,
+      benchmark: options.benchmark,
+      taskId: task.id,
+      taskChecksum: task.checksum,
+      trial,
+      outcome,
+      passed: outcome === 'passed',
+      result,
+      scores,
+      verdicts,
+      usage,
+      runner,
+      tracePath: recorder.path,
+      eventCount: recorder.events.length,
+      warnings,
+      labels: taskLabels(task),
+    }),
+  )
   return { record, events: recorder.events, result }
 }
 

@@ -1,5 +1,6 @@
 import {
   newSpanId,
+  type Redactor,
   type TraceEvent,
   type TraceEventKind,
   type TracePayload,
@@ -24,6 +25,8 @@ export class TraceRecorder {
   constructor(
     private readonly ids: TrialIds,
     private readonly writer: TraceWriter,
+    /** Applied to every payload before it is kept or written: no secret reaches the trace. */
+    private readonly redactor?: Redactor,
   ) {}
 
   get path(): string {
@@ -44,7 +47,7 @@ export class TraceRecorder {
       step: this.events.length,
       ts: new Date().toISOString(),
       kind,
-      payload,
+      payload: this.redactor ? this.redactor.json(payload) : payload,
       tokensDelta,
       costDeltaUsd,
       spanId: newSpanId(),

@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile, appendFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { AgentEvalOpsError, RecordedExchange, safeFileStem } from '../core/index.ts'
+import { AgentEvalOpsError, RecordedExchange, redactorFromEnv, safeFileStem } from '../core/index.ts'
 
 /** One recorded model exchange, one JSON line of a task's cassette file (the schema is core's, a bundle file's). */
 export const RecordingEntry = RecordedExchange
@@ -40,12 +40,17 @@ export async function readCassette(path: string): Promise<RecordingEntry[]> {
   return entries
 }
 
+// Cassettes are committed beside the eval files: a secret in a request or a reply must not land in the repository.
+// The entry's key was computed before redaction, from what was really sent, so replay still finds it.
+const redactor = () => redactorFromEnv(process.env)
+
 export async function writeCassette(path: string, entries: readonly RecordingEntry[]): Promise<void> {
   await mkdir(dirname(path), { recursive: true })
-  await writeFile(path, entries.map((e) => `${JSON.stringify(e)}\n`).join(''))
+  const redact = redactor()
+  await writeFile(path, entries.map((e) => `${JSON.stringify(redact.json(e))}\n`).join(''))
 }
 
 export async function appendToCassette(path: string, entry: RecordingEntry): Promise<void> {
   await mkdir(dirname(path), { recursive: true })
-  await appendFile(path, `${JSON.stringify(entry)}\n`)
+  await appendFile(path, `${JSON.stringify(redactor().json(entry))}\n`)
 }

@@ -8,3 +8,4 @@ export {
   type TraceFileContents,
 } from './parse-trace.ts'
 export { traceFileName } from './trace-file-name.ts'
+export { readStagedRun, stagedTrialEvents, type StagedRun, type StagedTrial } from './staging/index.ts'

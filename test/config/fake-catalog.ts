@@ -18,7 +18,7 @@ export const BUILTIN_IDS: Record<AdapterKind, string[]> = {
     'trace-quality',
     'trajectory-match',
   ],
-  policy: ['cost-ceiling', 'tool-access'],
+  policy: ['cost-ceiling', 'secret-leak', 'tool-access'],
   scorer: ['simple', 'stats'],
   reporter: ['markdown'],
 }

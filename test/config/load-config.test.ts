@@ -124,7 +124,7 @@ describe('parseRunConfig: every mistake at once, each located', () => {
       'configs/x.yaml:6:21 evaluators[1].option: unknown key (expected one of: id, options). Did you mean "options"?',
       'configs/x.yaml:7:5 evaluators[2]: expected an evaluator id or a mapping { id, options }, got 42',
       `configs/x.yaml:8:5 evaluators[3]: unknown evaluator "nope" (known: contains, exact-match, json-equal, json-schema, llm-judge, matches-expected, numeric-match, regex-match, state, tool-use, trace-quality, trajectory-match). ${HINT}`,
-      `configs/x.yaml:9:12 policy[0].id: unknown policy checker "tool-acess" (known: cost-ceiling, tool-access). Did you mean "tool-access"? ${HINT}`,
+      `configs/x.yaml:9:12 policy[0].id: unknown policy checker "tool-acess" (known: cost-ceiling, secret-leak, tool-access). Did you mean "tool-access"? ${HINT}`,
     ])
   })
 

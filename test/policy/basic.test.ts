@@ -3,9 +3,10 @@ import {
   isAgentEvalOpsError,
   PolicyVerdict,
   type PolicyChecker,
+  type TraceEvent,
   type TrialView,
 } from '../../src/core/index.ts'
-import { costCeiling, toolAccess } from '../../src/policy/index.ts'
+import { costCeiling, secretLeak, toolAccess } from '../../src/policy/index.ts'
 import { ev, trace, viewOf } from '../evaluators/trace-fixture.ts'
 
 async function check(checker: PolicyChecker, view: TrialView) {
@@ -122,5 +123,52 @@ describe('toolAccess', () => {
 
   it('rejects a checker with neither list', () => {
     expectConfigError(() => toolAccess({}))
+  })
+})
+
+describe('secretLeak', () => {
+  const view = (events: { kind: TraceEvent['kind']; payload: object }[]): TrialView =>
+    ({
+      task: {},
+      result: null,
+      env: {},
+      events: events.map((e, step) => ({ ...e, step })) as unknown as TraceEvent[],
+    }) as unknown as TrialView
+
+  it('reports each agent event that carried a redacted secret, citing its step', async () => {
+    const verdict = await secretLeak().check(
+      view([
+        { kind: 'agent.plan', payload: { text: 'fine' } },
+        { kind: 'agent.tool_call', payload: { tool: 'http', args: { key: '[REDACTED:API_KEY]' } } },
+        {
+          kind: 'agent.final_answer',
+          payload: { answer: '[REDACTED:API_KEY] and [REDACTED:AWS_ACCESS_KEY_ID]' },
+        },
+        { kind: 'evaluator.score', payload: { explanation: 'got [REDACTED:API_KEY]' } },
+      ]),
+    )
+    expect(verdict.verdict).toBe('FAIL')
+    expect(verdict.findings).toEqual([
+      {
+        severity: 'FAIL',
+        message: 'agent.tool_call at step 1 carried API_KEY (redacted in the trace)',
+        citations: [1],
+      },
+      {
+        severity: 'FAIL',
+        message: 'agent.final_answer at step 2 carried API_KEY, AWS_ACCESS_KEY_ID (redacted in the trace)',
+        citations: [2],
+      },
+    ])
+  })
+
+  it('passes a clean trace, and warns instead when asked', async () => {
+    expect((await secretLeak().check(view([{ kind: 'agent.plan', payload: { text: 'x' } }]))).verdict).toBe(
+      'PASS',
+    )
+    const warned = await secretLeak({ verdict: 'WARN' }).check(
+      view([{ kind: 'agent.plan', payload: { text: '[REDACTED:X_TOKEN]' } }]),
+    )
+    expect(warned.verdict).toBe('WARN')
   })
 })

@@ -1,5 +1,6 @@
 import { createWriteStream, type WriteStream } from 'node:fs'
-import { errorMessage } from '../../core/index.ts'
+import { readFile, writeFile } from 'node:fs/promises'
+import { errorMessage, type Redactor } from '../../core/index.ts'
 
 /** Longest stdout line that is parsed; a longer one is skipped (it stays in the stdout artifact). */
 export const MAX_LINE_BYTES = 1024 * 1024
@@ -85,6 +86,8 @@ export class CappedFile {
     readonly path: string,
     private readonly cap: number,
     private readonly onError: (message: string) => void,
+    /** Applied to the whole file once it is closed: a secret may straddle two chunks, never two reads. */
+    private readonly redactor?: Redactor,
   ) {
     this.stream = createWriteStream(path)
     this.closed = new Promise<void>((resolve) => {
@@ -114,6 +117,17 @@ export class CappedFile {
     }
     if (!this.stream.writableEnded && !this.stream.destroyed) this.stream.end()
     await this.closed
+    if (this.redactor && this.failed === null) await this.redact(this.redactor)
+  }
+
+  private async redact(redactor: Redactor): Promise<void> {
+    try {
+      const text = await readFile(this.path, 'utf8')
+      const clean = redactor.string(text)
+      if (clean !== text) await writeFile(this.path, clean)
+    } catch (e) {
+      this.fail(e)
+    }
   }
 
   private fail(e: unknown): void {

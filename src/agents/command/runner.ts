@@ -5,6 +5,7 @@ import {
   AgentEvalOpsError,
   errorMessage,
   OutputTail,
+  redactorFromEnv,
   type AgentOutput,
   type AgentRunner,
   type ArtifactRef,
@@ -97,11 +98,19 @@ async function supervise(
     { name: 'stdout', path: join(outDir, 'stdout.log') },
     { name: 'stderr', path: join(outDir, 'stderr.log') },
   ]
-  const stdoutFile = new CappedFile(artifacts[0]!.path, options.maxOutputBytes, (m) =>
-    notes.once('file:stdout', m),
+  // The child's own environment may carry secrets ours does not: both are redacted from its output files.
+  const redactor = redactorFromEnv({ ...process.env, ...childEnv(options) })
+  const stdoutFile = new CappedFile(
+    artifacts[0]!.path,
+    options.maxOutputBytes,
+    (m) => notes.once('file:stdout', m),
+    redactor,
   )
-  const stderrFile = new CappedFile(artifacts[1]!.path, options.maxOutputBytes, (m) =>
-    notes.once('file:stderr', m),
+  const stderrFile = new CappedFile(
+    artifacts[1]!.path,
+    options.maxOutputBytes,
+    (m) => notes.once('file:stderr', m),
+    redactor,
   )
   const stderrTail = new OutputTail(STDERR_TAIL_BYTES)
   // Registered now, so a trial stopped by a limit (whose runner never returns) still has its output files.

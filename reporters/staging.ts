@@ -1,0 +1,82 @@
+import { readdir, readFile, rm, rmdir } from 'node:fs/promises'
+import { hostname } from 'node:os'
+import { dirname, join } from 'node:path'
+import { writeDurableFile } from '../src/bundles/durable-file.ts'
+import { RECORDINGS_FILE } from '../src/bundles/index.ts'
+import { RUN_HEADER_FILE, RunHeader, recordingsStagingDir } from '../src/core/index.ts'
+
+export async function writeRunHeader(stagingDir: string, header: RunHeader): Promise<void> {
+  await writeDurableFile(
+    join(stagingDir, RUN_HEADER_FILE),
+    `${JSON.stringify(RunHeader.parse(header), null, 2)}\n`,
+  )
+}
+
+export interface UnrecoveredStaging {
+  dir: string
+  runId: string
+  /** Finished trials whose records are in it. */
+  records: number
+}
+
+/**
+ * Staging folders other than `own` whose run is gone: a header naming a process that no longer runs on this host.
+ * A folder of a live run (a concurrent `vitest` in the same project) is left alone.
+ */
+export async function unrecoveredStagings(runsDir: string, own: string): Promise<UnrecoveredStaging[]> {
+  const root = join(runsDir, '.staging')
+  const found: UnrecoveredStaging[] = []
+  for (const name of await readdir(root).catch(() => [] as string[])) {
+    if (name === own) continue
+    const dir = join(root, name)
+    const header = await readHeader(dir)
+    if (!header || (header.hostname === hostname() && isAlive(header.pid))) continue
+    found.push({ dir, runId: header.runId, records: await countRecords(join(dir, 'records')) })
+  }
+  return found
+}
+
+async function readHeader(dir: string): Promise<RunHeader | undefined> {
+  try {
+    const parsed = RunHeader.safeParse(JSON.parse(await readFile(join(dir, RUN_HEADER_FILE), 'utf8')))
+    return parsed.success ? parsed.data : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (e) {
+    // EPERM: it exists, it is just not ours to signal.
+    return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+async function countRecords(dir: string): Promise<number> {
+  let n = 0
+  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])) {
+    if (entry.isFile() && entry.name.endsWith('.json')) n++
+  }
+  return n
+}
+
+/**
+ * The model-call recordings the run's trials were answered with (left in staging by each case), as one
+ * `recordings.jsonl`, in file-name order so equal runs give equal bytes. None used: no file.
+ */
+export async function recordingsFile(stagingDir: string): Promise<{ path: string; data: string }[]> {
+  const dir = recordingsStagingDir(stagingDir)
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.jsonl')).sort()
+  if (names.length === 0) return []
+  const parts = await Promise.all(names.map((name) => readFile(join(dir, name), 'utf8')))
+  return [{ path: RECORDINGS_FILE, data: parts.join('') }]
+}
+
+/** Removes the run's staging folder, and the shared `.staging` above it once no other run uses it. */
+export async function removeStaging(stagingDir: string): Promise<void> {
+  await rm(stagingDir, { recursive: true, force: true })
+  await rmdir(dirname(stagingDir)).catch(() => undefined)
+}

@@ -1,0 +1,168 @@
+import { existsSync } from 'node:fs'
+import { basename, dirname, join, relative } from 'node:path'
+import { recordingsFile, removeStaging, unrecoveredStagings } from '../../../reporters/staging.ts'
+import { writeBundle } from '../../bundles/index.ts'
+import {
+  AgentEvalOpsError,
+  BUNDLE_FORMAT_VERSION,
+  canonicalJson,
+  checksumOf,
+  isAgentEvalOpsError,
+  RUN_HEADER_FILE,
+  sdkVersion,
+  type BenchmarkInfo,
+  type RunMetadata,
+  type RunnerInfo,
+  type TraceEvent,
+} from '../../core/index.ts'
+import { renderMarkdownReport } from '../../reports/index.ts'
+import { DEFAULT_SUMMARY_SETTINGS, summarizeTrials } from '../../scorers/index.ts'
+import { readStagedRun, stagedTrialEvents, type StagedRun } from '../../stores/index.ts'
+import { formatCommandHelp } from '../command-help.ts'
+import { parseCommandArgs, type Command } from '../command.ts'
+import type { CliIO } from '../io.ts'
+
+export const recoverCommand: Command = {
+  name: 'recover',
+  summary:
+    'Turn the staging folder of a run that died (SIGKILL, crash) into a bundle with status interrupted',
+  usage: '<staging-dir|runs-dir> [options]',
+  async run(args, io) {
+    const { values, positionals } = parseCommandArgs(args, { keep: { type: 'boolean' } })
+    if (values.help) {
+      io.out(help())
+      return 0
+    }
+    const [target, ...extra] = positionals
+    if (target === undefined)
+      throw new AgentEvalOpsError('USAGE', 'give a staging folder (runs/.staging/<name>) or a runs folder')
+    if (extra.length > 0)
+      throw new AgentEvalOpsError('USAGE', `one folder at a time (got ${positionals.length})`)
+    if (!existsSync(target)) {
+      io.err(`agentevalops recover: no folder at ${target}`)
+      return 1
+    }
+
+    const stagings = isStaging(target) ? [target] : (await unrecoveredStagings(target, '')).map((s) => s.dir)
+    if (stagings.length === 0) {
+      io.out(`nothing to recover in ${target}: no staging folder of a run that ended without its bundle`)
+      return 0
+    }
+    let failed = 0
+    for (const dir of stagings) if (!(await recoverOne(dir, values.keep === true, io))) failed++
+    return failed > 0 ? 1 : 0
+  },
+}
+
+function isStaging(dir: string): boolean {
+  return existsSync(join(dir, RUN_HEADER_FILE)) || existsSync(join(dir, 'traces'))
+}
+
+async function recoverOne(dir: string, keep: boolean, io: CliIO): Promise<boolean> {
+  const staged = await readStagedRun(dir)
+  for (const warning of staged.warnings) io.err(`agentevalops recover: warning: ${warning}`)
+  if (staged.trials.length === 0) {
+    io.err(`agentevalops recover: ${dir} holds no trial to recover; it is left as it is.`)
+    return false
+  }
+  // Staging folders live in <runsDir>/.staging/<name>: the bundle goes beside the run's other bundles.
+  const runsDir = basename(dirname(dir)) === '.staging' ? dirname(dirname(dir)) : dirname(dir)
+  const trials = staged.trials.map((t) => t.record)
+  const settings = staged.header?.statistics ?? DEFAULT_SUMMARY_SETTINGS
+  const summary = summarizeTrials(trials, settings)
+  const metadata = metadataOf(staged, settings.bootstrap.seed)
+  try {
+    const bundle = await writeBundle({
+      runsDir,
+      metadata,
+      trials,
+      summary,
+      traceEvents: eventsOf(staged),
+      reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
+      replayCommand: staged.header?.replayCommand ?? 'npx vitest run --project evals\n',
+      extraFiles: await recordingsFile(dir),
+    })
+    const finished = staged.trials.filter((t) => t.finished).length
+    io.out(
+      `recovered run ${staged.runId}: ${finished} finished trial(s), ${trials.length - finished} cut short (interrupted) → ${relative(process.cwd(), bundle) || bundle}`,
+    )
+    if (!keep) await removeStaging(dir)
+    return true
+  } catch (e) {
+    if (isAgentEvalOpsError(e, 'BUNDLE_EXISTS')) {
+      io.err(
+        `agentevalops recover: run ${staged.runId} already has its bundle in ${runsDir}; ${dir} is left over and can be deleted.`,
+      )
+      return false
+    }
+    throw e
+  }
+}
+
+/** Events trial by trial, read as the writer asks for them: a recovered run never has to fit in memory at once. */
+async function* eventsOf(staged: StagedRun): AsyncGenerator<TraceEvent> {
+  for (const trial of staged.trials) yield* await stagedTrialEvents(staged.dir, trial)
+}
+
+function metadataOf(staged: StagedRun, seed: number): RunMetadata {
+  const { header } = staged
+  const trials = staged.trials.map((t) => t.record)
+  const targets = uniqueBy(
+    trials.map((t) => t.runner),
+    (r: RunnerInfo) => canonicalJson(r),
+  )
+  const benchmarks = uniqueBy(
+    trials.map((t) => t.benchmark),
+    (b: BenchmarkInfo) => b.id,
+  )
+  const startedAt = header?.startedAt ?? new Date().toISOString()
+  const finishedAt = new Date().toISOString()
+  return {
+    schemaVersion: BUNDLE_FORMAT_VERSION,
+    runId: staged.runId,
+    status: 'interrupted',
+    labels: { ...header?.labels, recovered: 'true' },
+    target: targets[0] ?? null,
+    targets,
+    benchmark: benchmarks[0] ?? null,
+    benchmarks,
+    startedAt,
+    finishedAt,
+    durationSec: Math.max(0, (Date.parse(finishedAt) - Date.parse(startedAt)) / 1000),
+    sdkVersion: header?.sdkVersion ?? sdkVersion(),
+    git: { sha: null, dirty: null },
+    node: header?.node ?? process.version,
+    vitest: header?.vitest ?? 'unknown',
+    configHash: header?.configHash ?? checksumOf({ recovered: staged.runId, targets, benchmarks }),
+    seed,
+    shard: header?.shard ?? null,
+    vitestProject: header?.vitestProject ?? 'evals',
+    testNamePattern: header?.testNamePattern ?? null,
+    trialCount: trials.length,
+  }
+}
+
+function uniqueBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Map<string, T>()
+  for (const item of items) if (!seen.has(key(item))) seen.set(key(item), item)
+  return [...seen.values()]
+}
+
+function help(): string {
+  return formatCommandHelp(recoverCommand, {
+    notes: [
+      'A run writes each trial durably into runs/.staging/<name>/ as it goes (its trace, then its record when it\n' +
+        'finishes). When the run dies before its bundle is written (SIGKILL, OOM, power), this builds the bundle\n' +
+        'from there: status interrupted, every finished trial with its scores, and each unfinished trial as far\n' +
+        'as its trace got (outcome interrupted). A torn last line is dropped with a warning.',
+      'Given a runs folder, it recovers every staging folder there whose run is no longer running. The staging\n' +
+        'folder is removed once its bundle is written (--keep keeps it).',
+    ],
+    options: [['--keep', 'Keep the staging folder after writing the bundle']],
+    exitCodes: [
+      [0, 'recovered (or nothing to recover)'],
+      [1, 'a folder could not be recovered (no trial in it, or its bundle already exists)'],
+      [2, 'usage error'],
+    ],
+  })
+}

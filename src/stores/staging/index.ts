@@ -1,0 +1,1 @@
+export { readStagedRun, stagedTrialEvents, type StagedRun, type StagedTrial } from './read-staged-run.ts'

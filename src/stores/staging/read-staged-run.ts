@@ -1,0 +1,191 @@
+import { randomBytes } from 'node:crypto'
+import { readdir, readFile } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import {
+  BENCHMARK_INFO_FILE,
+  RUN_HEADER_FILE,
+  RunHeader,
+  StagedBenchmark,
+  TrialRecord,
+  errorMessage,
+  recordPathFor,
+  type TraceEvent,
+} from '../../core/index.ts'
+import { parseTraceJsonl } from '../parse-trace.ts'
+
+/** One trial found in a staging folder: its record (read, or made up for an unfinished trial) and where its trace is. */
+export interface StagedTrial {
+  record: TrialRecord
+  /** False when the run died before the trial finished: the record says `interrupted`. */
+  finished: boolean
+}
+
+export interface StagedRun {
+  dir: string
+  /** Undefined when the run died before writing it (or it is damaged); `warnings` says so. */
+  header: RunHeader | undefined
+  runId: string
+  trials: StagedTrial[]
+  warnings: string[]
+}
+
+/**
+ * Reads what a run left in its staging folder: every finished trial's record, and for each trace without one a
+ * record marked `interrupted` over its durable prefix. A torn last line is dropped with a warning; nothing in the
+ * folder makes this throw but a folder that is not a staging folder at all.
+ */
+export async function readStagedRun(dir: string): Promise<StagedRun> {
+  const warnings: string[] = []
+  const header = await readHeader(dir, warnings)
+  const trials: StagedTrial[] = []
+  const tracesDir = join(dir, 'traces')
+  const benchmarkDirs = await readdir(tracesDir, { withFileTypes: true }).catch(() => [])
+  for (const entry of benchmarkDirs.filter((e) => e.isDirectory()).sort(byName)) {
+    const staged = await readBenchmarkInfo(join(tracesDir, entry.name), warnings)
+    const files = (await readdir(join(tracesDir, entry.name))).filter((f) => f.endsWith('.jsonl')).sort()
+    for (const file of files) {
+      const tracePath = `traces/${entry.name}/${file}`
+      const trial = await readTrial(dir, tracePath, staged, header?.runId, warnings)
+      if (trial) trials.push(trial)
+    }
+  }
+  const runId = header?.runId ?? trials[0]?.record.runId ?? basename(dir)
+  return { dir, header, runId, trials, warnings }
+}
+
+/** A trial's events as the bundle takes them: the durable prefix, and a closing terminal event if it never ended. */
+export async function stagedTrialEvents(dir: string, trial: StagedTrial): Promise<TraceEvent[]> {
+  const { events } = await readTrace(join(dir, trial.record.tracePath))
+  if (events.some((e) => e.kind === 'agent.terminal')) return events
+  const last = events.at(-1)
+  return [
+    ...events,
+    {
+      runId: trial.record.runId,
+      taskId: trial.record.taskId,
+      trial: trial.record.trial,
+      step: last ? last.step + 1 : 0,
+      ts: last?.ts ?? new Date().toISOString(),
+      kind: 'agent.terminal',
+      payload: {
+        terminatedBy: 'interrupted',
+        success: false,
+        error: 'the run was killed before this trial finished; recovered from its durable trace',
+      },
+      costDeltaUsd: 0,
+      tokensDelta: 0,
+      spanId: randomBytes(8).toString('hex'),
+    },
+  ]
+}
+
+async function readTrial(
+  dir: string,
+  tracePath: string,
+  staged: StagedBenchmark | undefined,
+  runId: string | undefined,
+  warnings: string[],
+): Promise<StagedTrial | undefined> {
+  const record = await readRecord(join(dir, recordPathFor(tracePath)), warnings)
+  if (record) return { record, finished: true }
+  let trace: Awaited<ReturnType<typeof readTrace>>
+  try {
+    trace = await readTrace(join(dir, tracePath))
+  } catch (e) {
+    warnings.push(`${tracePath}: left out, its trace cannot be read (${errorMessage(e)})`)
+    return undefined
+  }
+  if (trace.truncatedTail) warnings.push(`${tracePath}: dropped a torn last line (the run died mid-write)`)
+  const first = trace.events[0]
+  if (!first) {
+    warnings.push(`${tracePath}: left out, the trial had written no complete event`)
+    return undefined
+  }
+  if (!staged) warnings.push(`${tracePath}: its benchmark and runner are unknown (no ${BENCHMARK_INFO_FILE})`)
+  const events = trace.events
+  const sum = (f: (e: TraceEvent) => number) => events.reduce((total, e) => total + f(e), 0)
+  const turns = events.filter((e) => e.kind === 'agent.model_call' && e.payload['status'] !== 'error').length
+  const wallSeconds = (Date.parse(events.at(-1)!.ts) - Date.parse(first.ts)) / 1000
+  const terminated = events.some((e) => e.kind === 'agent.terminal')
+  return {
+    finished: false,
+    record: TrialRecord.parse({
+      runId: runId ?? first.runId,
+      benchmark: staged?.benchmark ?? {
+        id: basename(tracePath.split('/')[1] ?? 'unknown'),
+        version: '',
+        datasetChecksum: '',
+      },
+      taskId: first.taskId,
+      taskChecksum: '',
+      trial: first.trial,
+      outcome: 'interrupted',
+      passed: false,
+      result: null,
+      scores: [],
+      verdicts: [],
+      usage: {
+        tokens: sum((e) => e.tokensDelta),
+        costUsd: sum((e) => e.costDeltaUsd),
+        wallSeconds: Math.max(0, wallSeconds),
+        turns,
+      },
+      runner: staged?.runner ?? { name: 'unknown', kind: 'unknown', config: {} },
+      tracePath,
+      eventCount: events.length + (terminated ? 0 : 1),
+      warnings: ['recovered: the run was killed before this trial finished'],
+      labels: {},
+    }),
+  }
+}
+
+async function readTrace(path: string) {
+  return parseTraceJsonl(await readFile(path, 'utf8'), { file: path, tolerateTruncatedTail: true })
+}
+
+async function readHeader(dir: string, warnings: string[]): Promise<RunHeader | undefined> {
+  const parsed = await readJson(join(dir, RUN_HEADER_FILE), RunHeader)
+  if (!parsed.ok)
+    warnings.push(`${RUN_HEADER_FILE}: ${parsed.why}; the run's labels and settings are unknown`)
+  return parsed.ok ? parsed.value : undefined
+}
+
+async function readBenchmarkInfo(dir: string, warnings: string[]): Promise<StagedBenchmark | undefined> {
+  const parsed = await readJson(join(dir, BENCHMARK_INFO_FILE), StagedBenchmark)
+  if (!parsed.ok && parsed.why !== 'missing')
+    warnings.push(`${basename(dir)}/${BENCHMARK_INFO_FILE}: ${parsed.why}`)
+  return parsed.ok ? parsed.value : undefined
+}
+
+async function readRecord(path: string, warnings: string[]): Promise<TrialRecord | undefined> {
+  const parsed = await readJson(path, TrialRecord)
+  if (!parsed.ok && parsed.why !== 'missing')
+    warnings.push(`${path}: ${parsed.why}; the trial counts as unfinished`)
+  return parsed.ok ? parsed.value : undefined
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; why: string }
+
+async function readJson<T>(
+  path: string,
+  schema: {
+    safeParse(v: unknown): { success: true; data: T } | { success: false; error: { message: string } }
+  },
+): Promise<Parsed<T>> {
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch {
+    return { ok: false, why: 'missing' }
+  }
+  try {
+    const parsed = schema.safeParse(JSON.parse(text))
+    return parsed.success ? { ok: true, value: parsed.data } : { ok: false, why: 'does not match its schema' }
+  } catch (e) {
+    return { ok: false, why: `not valid JSON (${errorMessage(e)})` }
+  }
+}
+
+function byName(a: { name: string }, b: { name: string }): number {
+  return a.name < b.name ? -1 : a.name > b.name ? 1 : 0
+}
