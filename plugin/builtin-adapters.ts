@@ -51,12 +51,14 @@ export function registerBuiltinAdapters(registry: Registry): Registry {
         scripts: z.record(z.string(), AgentScript).optional(),
         name: z.string().min(1).optional(),
         default_delay_ms: z.number().nonnegative().optional(),
+        call_log: z.string().min(1).optional(),
       }),
       (o) =>
         mockRunner({
           scripts: o.scripts ?? { ...toyScripts },
           ...(o.name === undefined ? {} : { name: o.name }),
           ...(o.default_delay_ms === undefined ? {} : { defaultDelayMs: o.default_delay_ms }),
+          ...(o.call_log === undefined ? {} : { callLog: o.call_log }),
         }),
     ),
   )

@@ -16,7 +16,7 @@ import {
   type TraceEvent,
   type TrialRecord,
 } from '../src/core/index.ts'
-import { runTrial } from '../src/engine/index.ts'
+import { runTrial, trialKeys } from '../src/engine/index.ts'
 import {
   RECORDINGS_FILE_ENV,
   RecordingSession,
@@ -27,6 +27,7 @@ import {
 import { JsonlTraceStore } from '../src/stores/index.ts'
 import { explainTrial, isHarnessFailure, passRate, trialHeadline, type Gate } from './gate.ts'
 import { baselineGateFor, registerBaselineGate } from './baseline-gate.ts'
+import { reuseFor } from './resume.ts'
 import { stageBenchmark, stageTrialRecord } from './staging.ts'
 import { currentRun, providedRun } from './provided-run.ts'
 import type { CompareOptions } from '../src/scorers/index.ts'
@@ -144,7 +145,17 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             options.recordingsDir ?? join(dirname(file), '__recordings__', basename(file)),
           )
           const modelCalls = recordings.gateFor({ taskId: task.id, trial })
-          await stageBenchmark(traceRoot, { benchmark: info, runner: runner.runnerInfo() })
+          const runnerInfo = runner.runnerInfo()
+          await stageBenchmark(traceRoot, { benchmark: info, runner: runnerInfo })
+          const keys = trialKeys({
+            benchmark: info,
+            task,
+            trial,
+            runner: runnerInfo,
+            evaluators: options.evaluators,
+            policy: options.policy,
+          })
+          const reuse = await reuseFor(run.resume, { benchmarkId: info.id, taskId: task.id, trial, keys })
           const { record, events, result } = await runTrial({
             runId: run.runId,
             benchmark: info,
@@ -159,6 +170,7 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             traceStore: storeFor(traceRoot),
             signal,
             modelCalls,
+            reuse,
           })
           await keepRecordingsUsed(run.stagingDir, info.id, task.id, trial, modelCalls.used)
           const handed: TrialRecord = {

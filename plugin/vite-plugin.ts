@@ -32,6 +32,11 @@ export interface AgentEvalOpsOptions {
   baseline?: string
   /** Settings of the baseline comparison (alpha, maxDrop, minPairs, force). */
   compare?: CompareOptions
+  /**
+   * Earlier bundle(s) whose finished trials are taken over instead of run again; AGENTEVALOPS_RESUME overrides
+   * (folders joined by the path delimiter). See docs/cli.md (`run --resume`).
+   */
+  resume?: string | readonly string[]
 }
 
 /**
@@ -56,6 +61,8 @@ export const CONFIG_ENV = {
   shard: 'AGENTEVALOPS_SHARD',
   /** A baseline bundle folder or `latest` (`--baseline`): overrides the plugin's `baseline`. */
   baseline: 'AGENTEVALOPS_BASELINE',
+  /** Bundle folders to resume (`--resume`), joined by the path delimiter: overrides the plugin's `resume`. */
+  resume: 'AGENTEVALOPS_RESUME',
 } as const
 
 /** What config mode provides to the eval workers, under CONFIGS_PROVIDE_KEY: plain JSON. */
@@ -126,9 +133,15 @@ export function agentEvalOps(options: AgentEvalOpsOptions = {}): Plugin {
       const { BundleReporter } = await import('../reporters/bundle-reporter.ts')
       const files = configFilesFromEnv(process.env)
       const baselineSpec = process.env[CONFIG_ENV.baseline] || options.baseline
+      const resumeEnv = process.env[CONFIG_ENV.resume]
       const comparing = {
         statistics: options.statistics,
         baseline: baselineSpec ? { spec: baselineSpec, options: options.compare } : undefined,
+        resume: resumeEnv
+          ? resumeEnv.split(delimiter).filter(Boolean)
+          : typeof options.resume === 'string'
+            ? [options.resume]
+            : options.resume,
       }
       if (files.length === 0) {
         vitest.config.reporters.push(

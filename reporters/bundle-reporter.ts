@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
-import { mkdir } from 'node:fs/promises'
+import { mkdir, readFile } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import {
+  AgentEvalOpsError,
   BaselineComparison,
   BUNDLE_FORMAT_VERSION,
+  RunMetadata,
   COMPARISON_META_KEY,
   META_KEY,
   PROVIDE_KEY,
@@ -16,12 +18,12 @@ import {
   newRunId,
   sdkVersion,
   type BenchmarkInfo,
-  type RunMetadata,
   type RunnerInfo,
   type RunSummary,
   type SummarySettings,
 } from '../src/core/index.ts'
 import { writeBundle } from '../src/bundles/index.ts'
+import { readStagedRun } from '../src/stores/index.ts'
 import { renderMarkdownReport } from '../src/reports/index.ts'
 import {
   resolveSummarySettings,
@@ -60,6 +62,8 @@ export interface BundleReporterOptions {
    * benchmark gets a gate case that fails on NO_GO.
    */
   baseline?: { spec: string; options?: CompareOptions | undefined } | undefined
+  /** Bundle folders whose finished trials are taken over instead of run again (`--resume`). */
+  resume?: readonly string[] | undefined
 }
 
 interface OpenRun {
@@ -67,9 +71,15 @@ interface OpenRun {
   runsDir: string
   stagingDir: string
   startedAt: Date
-  records: TrialRecord[]
+  /**
+   * By benchmark, task and trial: a case can be reported more than once (Vitest reports the cases of a cancelled
+   * run again), and a trial must be in the bundle once.
+   */
+  records: Map<string, TrialRecord>
   /** Comparisons made by benchmarks' baseline gate cases. */
   gateComparisons: BaselineComparison[]
+  /** The bundles this run resumes, with their run ids. */
+  resume: { dir: string; runId: string }[]
   files: Set<string>
   traces: TracePrefetch
   /** Asked at the start: the answer does not change during the run, and the end is the busy part. */
@@ -103,6 +113,8 @@ export class BundleReporter implements Reporter {
     const stagingName =
       this.options.runId === undefined ? runId : `${runId}-${randomBytes(4).toString('hex')}`
     const stagingDir = join(runsDir, '.staging', stagingName)
+    // A resume that names no bundle must stop the run before it starts, not run everything again.
+    const resume = await resolveResume(this.options.resume ?? [], vitest.config.root)
     await mkdir(stagingDir, { recursive: true })
     await this.warnAboutUnrecovered(runsDir, stagingName)
     await writeRunHeader(stagingDir, {
@@ -135,8 +147,9 @@ export class BundleReporter implements Reporter {
       runsDir,
       stagingDir,
       startedAt: new Date(),
-      records: [],
+      records: new Map(),
       gateComparisons: [],
+      resume,
       files: new Set(),
       traces: new TracePrefetch(),
       git: gitState(vitest.config.root),
@@ -149,6 +162,7 @@ export class BundleReporter implements Reporter {
           stagingDir,
           runsDir,
           baseline: baseline ? { spec: baseline.spec, options: { ...baseline.options } } : null,
+          resume,
         })
       }
     }
@@ -171,7 +185,8 @@ export class BundleReporter implements Reporter {
       )
       return
     }
-    run.records.push(parsed.data)
+    const record = parsed.data
+    run.records.set(`${record.benchmark.id}\u0000${record.taskId}\u0000${record.trial}`, record)
     run.files.add(testCase.module.moduleId)
     run.traces.add(join(run.stagingDir, parsed.data.tracePath))
   }
@@ -186,17 +201,23 @@ export class BundleReporter implements Reporter {
     if (!run) return
     const vitest = this.requireVitest()
     if (reason === 'interrupted') {
+      // A trial that finished as the cancel came is staged, but Vitest may report its case as skipped, without it.
+      for (const staged of (await readStagedRun(run.stagingDir)).trials) {
+        const r = staged.record
+        if (staged.finished) run.records.set(`${r.benchmark.id}\u0000${r.taskId}\u0000${r.trial}`, r)
+      }
       // Trials the interrupt cut short never finished: their records (which Vitest may still hand over, with the
       // skipped case) would count as failures. The bundle holds the trials that had finished.
-      const finished = run.records.filter((r) => r.outcome !== 'interrupted')
-      const cut = run.records.length - finished.length
-      run.records = finished
+      const all = [...run.records.values()]
+      const finished = all.filter((r) => r.outcome !== 'interrupted')
+      const cut = all.length - finished.length
+      for (const [key, r] of run.records) if (r.outcome === 'interrupted') run.records.delete(key)
       vitest.logger.log(
         `agentevalops: run interrupted: ${finished.length} finished trial${finished.length === 1 ? '' : 's'} kept` +
           (cut > 0 ? `, ${cut} cut short left out` : ''),
       )
     }
-    if (run.records.length === 0) {
+    if (run.records.size === 0) {
       await removeStaging(run.stagingDir)
       return
     }
@@ -219,7 +240,7 @@ export class BundleReporter implements Reporter {
     reason: TestRunEndReason,
   ): Promise<{ dir: string; trials: TrialRecord[]; summary: RunSummary }> {
     const vitest = this.requireVitest()
-    const trials = sortRecords(run.records)
+    const trials = sortRecords([...run.records.values()])
     const summary = summarizeTrials(trials, this.settings)
     const targets = unique(trials.map((t) => t.runner))
     const benchmarks = uniqueBy(
@@ -262,6 +283,7 @@ export class BundleReporter implements Reporter {
       vitestProject: this.options.project,
       testNamePattern,
       trialCount: trials.length,
+      resumedFrom: run.resume.map((r) => r.runId),
     }
     // Half a run measured against a whole one would read as a regression: an interrupted run is not compared.
     const comparison = reason === 'interrupted' ? undefined : await this.comparison(run, trials, benchmarks)
@@ -328,6 +350,27 @@ export class BundleReporter implements Reporter {
     if (!this.vitest) throw new Error('agentevalops: BundleReporter used before onInit')
     return this.vitest
   }
+}
+
+/** The run ids of the bundles to resume, read from their metadata: a folder that is no bundle stops the run. */
+async function resolveResume(
+  dirs: readonly string[],
+  root: string,
+): Promise<{ dir: string; runId: string }[]> {
+  const resolved: { dir: string; runId: string }[] = []
+  for (const given of dirs) {
+    const dir = resolve(root, given)
+    let metadata: RunMetadata
+    try {
+      metadata = RunMetadata.parse(JSON.parse(await readFile(join(dir, 'metadata.json'), 'utf8')))
+    } catch (e) {
+      throw new AgentEvalOpsError('BUNDLE_NOT_FOUND', `cannot resume from ${given}: ${errorMessage(e)}`, {
+        hint: 'Name the folder of an earlier bundle (runs/<runId>), e.g. the interrupted run to finish.',
+      })
+    }
+    resolved.push({ dir, runId: metadata.runId })
+  }
+  return resolved
 }
 
 function sortRecords(records: readonly TrialRecord[]): TrialRecord[] {

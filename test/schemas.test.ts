@@ -179,6 +179,7 @@ const metadata = {
   vitestProject: 'evals',
   testNamePattern: null,
   trialCount: 1,
+  resumedFrom: [],
 }
 
 const trialRecord = {
@@ -227,6 +228,8 @@ const trialRecord = {
   eventCount: 4,
   warnings: [],
   labels: { category: 'arithmetic' },
+  keys: null,
+  reusedFrom: null,
 }
 
 const { runId: _trialRunId, ...scoredTrial } = trialRecord

@@ -1,7 +1,17 @@
-/** One problem found in a bundle: the file it is in (relative to the bundle) and what is wrong. */
+import type { CheckName } from './checks.ts'
+
+/** One problem found in a bundle: the check that found it, the file it is in (relative to the bundle), what is wrong. */
 export interface Finding {
+  check: CheckName
   file: string
   message: string
+}
+
+/** A group of like findings of which only the first few are listed, e.g. the invalid lines of a trace. */
+export interface FindingCategory {
+  key: string
+  /** Plural noun phrase for the summary line: "… and 12 more <label>". */
+  label: string
 }
 
 const DEFAULT_CAP = 20
@@ -12,18 +22,21 @@ const DEFAULT_CAP = 20
  */
 export class FindingList {
   private readonly items: Finding[] = []
-  private readonly perCategory = new Map<string, { count: number; file: string; label: string }>()
+  private readonly perCategory = new Map<
+    string,
+    { count: number; check: CheckName; file: string; label: string }
+  >()
 
   constructor(private readonly cap = DEFAULT_CAP) {}
 
-  add(file: string, message: string, category?: { key: string; label: string }): void {
+  add(check: CheckName, file: string, message: string, category?: FindingCategory): void {
     if (category) {
-      const seen = this.perCategory.get(category.key) ?? { count: 0, file, label: category.label }
+      const seen = this.perCategory.get(category.key) ?? { count: 0, check, file, label: category.label }
       seen.count += 1
       this.perCategory.set(category.key, seen)
       if (seen.count > this.cap) return
     }
-    this.items.push({ file, message })
+    this.items.push({ check, file, message })
   }
 
   get size(): number {
@@ -32,8 +45,8 @@ export class FindingList {
 
   toArray(): Finding[] {
     const more: Finding[] = []
-    for (const { count, file, label } of this.perCategory.values()) {
-      if (count > this.cap) more.push({ file, message: `… and ${count - this.cap} more ${label}` })
+    for (const { count, check, file, label } of this.perCategory.values()) {
+      if (count > this.cap) more.push({ check, file, message: `… and ${count - this.cap} more ${label}` })
     }
     return [...this.items, ...more]
   }
@@ -54,13 +67,30 @@ export function describeIssues(issues: readonly IssueLike[], max = 3): string {
   return shown.join('; ') + rest
 }
 
+const MAX_PATH_CHARS = 200
+
 function formatPath(path: readonly PropertyKey[]): string {
   let out = ''
   for (const key of path) {
     if (typeof key === 'number') out += `[${key}]`
     else out += out ? `.${String(key)}` : String(key)
   }
-  return out
+  // Keys come from the file: a hostile one must not turn a one-line finding into megabytes.
+  return out.length > MAX_PATH_CHARS ? `${out.slice(0, MAX_PATH_CHARS)}…` : out
+}
+
+const MAX_QUOTED_CHARS = 120
+
+/** A value from a bundle quoted for a message, shortened: ids and paths of a damaged bundle can be any length. */
+export function quote(value: string): string {
+  if (value.length <= MAX_QUOTED_CHARS) return JSON.stringify(value)
+  return `${JSON.stringify(value.slice(0, MAX_QUOTED_CHARS))}… (${value.length} characters)`
+}
+
+/** The same shortening for a value shown unquoted. */
+export function clip(value: string): string {
+  if (value.length <= MAX_QUOTED_CHARS) return value
+  return `${value.slice(0, MAX_QUOTED_CHARS)}… (${value.length} characters)`
 }
 
 export function formatFindings(findings: readonly Finding[], max = 20): string {

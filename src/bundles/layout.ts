@@ -1,4 +1,5 @@
 import { AgentEvalOpsError, BUNDLE_FORMAT_VERSION } from '../core/index.ts'
+import { quote } from './findings.ts'
 
 export const METADATA_FILE = 'metadata.json'
 export const TRACES_FILE = 'traces.jsonl'
@@ -39,10 +40,12 @@ export function newerVersionMessage(field: string, version: number): string {
 
 /**
  * Bundle paths are relative, POSIX-separated and stay inside the bundle: a manifest or caller naming
- * `../x` must never make us read or write outside it.
+ * `../x`, `/etc/passwd` or `C:/x` must never make us read or write outside it.
  */
 export function isSafeRelativePath(path: string): boolean {
   if (path.length === 0 || path.startsWith('/') || path.includes('\\') || path.includes('\0')) return false
+  // A drive letter makes a path absolute on Windows even with forward slashes.
+  if (/^[a-zA-Z]:/.test(path)) return false
   return path.split('/').every((part) => part !== '' && part !== '.' && part !== '..')
 }
 
@@ -69,5 +72,5 @@ export function trialKeyString(key: TrialKey): string {
 }
 
 export function describeTrial(key: TrialKey): string {
-  return `task ${JSON.stringify(key.taskId)} trial ${key.trial}`
+  return `task ${quote(key.taskId)} trial ${key.trial}`
 }

@@ -1,5 +1,5 @@
 import type { RunMetadata, ScoresRecords } from '../core/index.ts'
-import type { FindingList } from './findings.ts'
+import { quote, type FindingList } from './findings.ts'
 import { describeTrial, METADATA_FILE, SCORES_FILE, trialKeyString } from './layout.ts'
 
 /** Consistency between metadata and scores: the same rules for a bundle being written and one being read. */
@@ -11,18 +11,21 @@ export function checkRecords(
   if (metadata && scores) {
     if (scores.runId !== undefined && scores.runId !== metadata.runId) {
       findings.add(
+        'run-ids',
         SCORES_FILE,
-        `runId ${JSON.stringify(scores.runId)} does not match metadata.json's ${JSON.stringify(metadata.runId)}`,
+        `runId ${quote(scores.runId)} does not match metadata.json's ${quote(metadata.runId)}`,
       )
     }
     if (scores.schemaVersion !== metadata.schemaVersion) {
       findings.add(
+        'format-version',
         SCORES_FILE,
         `schemaVersion ${scores.schemaVersion} does not match metadata.json's ${metadata.schemaVersion}`,
       )
     }
     if (metadata.trialCount !== scores.trials.length) {
       findings.add(
+        'trial-count',
         METADATA_FILE,
         `trialCount is ${metadata.trialCount} but scores.json has ${scores.trials.length} trial(s)`,
       )
@@ -34,10 +37,15 @@ export function checkRecords(
     // Two benchmarks may share task ids, so a trial is only a duplicate within its own benchmark.
     const key = `${trial.benchmark.id}\u0000${trialKeyString(trial)}`
     if (seen.has(key)) {
-      findings.add(SCORES_FILE, `trials[${index}]: ${describeTrial(trial)} appears more than once`, {
-        key: 'scores:duplicate',
-        label: 'duplicate trials',
-      })
+      findings.add(
+        'duplicate-trials',
+        SCORES_FILE,
+        `trials[${index}]: ${describeTrial(trial)} appears more than once`,
+        {
+          key: 'scores:duplicate',
+          label: 'duplicate trials',
+        },
+      )
     }
     seen.add(key)
   })

@@ -1,5 +1,6 @@
-import type { TraceEvent } from '../core/index.ts'
-import type { FindingList } from './findings.ts'
+import { sha256, type TraceEvent } from '../core/index.ts'
+import type { CheckName } from './checks.ts'
+import { quote, type FindingList } from './findings.ts'
 import { describeTrial, TRACES_FILE, trialKeyString, type TrialKey } from './layout.ts'
 
 interface TrialTrace extends TrialKey {
@@ -8,23 +9,36 @@ interface TrialTrace extends TrialKey {
   events: number
 }
 
+/** Trials outside the expected list that are followed individually; the events of any more are only counted. */
+const MAX_UNEXPECTED_TRIALS = 100_000
+/** Longer task ids are keyed by their hash, so that a hostile trace cannot make each key megabytes long. */
+const MAX_KEY_CHARS = 256
+
 /**
  * The consistency rules for a trace stream, checked one event at a time so that neither the writer nor the
  * validator has to hold a whole trace in memory: one run id, each trial's events together, steps strictly
  * increasing from 0 within a trial, and (at the end) exactly one terminal event for every trial the scores know.
  * Order between trials is the writer's caller's choice (the reporter orders by benchmark, task, trial), so only
- * contiguity is checked.
+ * contiguity is checked. Memory is bounded by the expected trials plus MAX_UNEXPECTED_TRIALS.
  */
 export class TraceChecker {
   private readonly trials = new Map<string, TrialTrace>()
+  private readonly expected: Map<string, TrialKey> | undefined
   private current: TrialTrace | undefined
+  private currentKey: string | undefined
+  private unexpected = 0
+  private untrackedEvents = 0
   private count = 0
 
+  /** `expected` is the scores' list of trials, or undefined when scores.json could not be read. */
   constructor(
     private readonly runId: string | undefined,
     private readonly findings: FindingList,
+    expected: readonly TrialKey[] | undefined,
     private readonly file = TRACES_FILE,
-  ) {}
+  ) {
+    this.expected = expected && new Map(expected.map((key) => [trackingKey(key), key]))
+  }
 
   get eventCount(): number {
     return this.count
@@ -35,22 +49,26 @@ export class TraceChecker {
     this.count += 1
     if (this.runId !== undefined && event.runId !== this.runId) {
       this.report(
-        `${where}: runId ${JSON.stringify(event.runId)} does not match the run's ${JSON.stringify(this.runId)}`,
+        'run-ids',
+        `${where}: runId ${quote(event.runId)} does not match the run's ${quote(this.runId)}`,
         'runId',
         'events with a foreign runId',
       )
     }
     const trial = this.enter(event, where)
+    if (!trial) return
     trial.events += 1
     if (event.kind === 'agent.terminal') trial.terminals += 1
     if (trial.lastStep === -1 && event.step !== 0) {
       this.report(
+        'trace-steps',
         `${where}: ${describeTrial(trial)} starts at step ${event.step}, expected 0`,
         'steps',
         'step errors',
       )
     } else if (trial.lastStep !== -1 && event.step <= trial.lastStep) {
       this.report(
+        'trace-steps',
         `${where}: step ${event.step} of ${describeTrial(trial)} does not follow step ${trial.lastStep} (steps must strictly increase)`,
         'steps',
         'step errors',
@@ -59,23 +77,22 @@ export class TraceChecker {
     trial.lastStep = Math.max(trial.lastStep, event.step)
   }
 
-  /** `expected` is the scores' list of trials, or undefined when scores.json could not be read. */
-  finish(expected: readonly TrialKey[] | undefined): void {
-    if (expected) {
-      const known = new Set<string>()
-      for (const key of expected) {
-        known.add(trialKeyString(key))
-        if (!this.trials.has(trialKeyString(key))) {
+  finish(): void {
+    if (this.expected) {
+      for (const [key, trial] of this.expected) {
+        if (!this.trials.has(key)) {
           this.report(
-            `${describeTrial(key)} is in scores.json but has no events`,
+            'trials-match-traces',
+            `${describeTrial(trial)} is in scores.json but has no events`,
             'missing',
             'trials without events',
           )
         }
       }
       for (const [key, trial] of this.trials) {
-        if (!known.has(key)) {
+        if (!this.expected.has(key)) {
           this.report(
+            'trials-match-traces',
             `${trial.events} event(s) for ${describeTrial(trial)}, which is not in scores.json`,
             'unknown',
             'trials missing from scores.json',
@@ -86,33 +103,59 @@ export class TraceChecker {
     for (const trial of this.trials.values()) {
       if (trial.terminals !== 1) {
         this.report(
+          'trace-terminal',
           `${describeTrial(trial)} has ${trial.terminals} agent.terminal events, expected exactly 1`,
           'terminal',
           'trials with a wrong number of terminal events',
         )
       }
     }
+    if (this.untrackedEvents > 0) {
+      this.findings.add(
+        'size-limits',
+        this.file,
+        `${this.untrackedEvents} event(s) of trials beyond the first ${MAX_UNEXPECTED_TRIALS} that scores.json does not list were not checked`,
+      )
+    }
   }
 
-  private enter(event: TraceEvent, where: string): TrialTrace {
-    const key = trialKeyString(event)
-    if (this.current && trialKeyString(this.current) === key) return this.current
+  /** The trial the event belongs to, or undefined when it is one too many to follow. */
+  private enter(event: TraceEvent, where: string): TrialTrace | undefined {
+    const key = trackingKey(event)
+    if (this.current && this.currentKey === key) return this.current
     let trial = this.trials.get(key)
     if (trial) {
       this.report(
+        'trace-order',
         `${where}: events of ${describeTrial(trial)} resume after other trials' events (a trial's events must be contiguous)`,
         'order',
         'ordering errors',
       )
     } else {
-      trial = { taskId: event.taskId, trial: event.trial, lastStep: -1, terminals: 0, events: 0 }
+      const isExpected = this.expected?.has(key) ?? false
+      if (!isExpected && this.unexpected >= MAX_UNEXPECTED_TRIALS) {
+        this.untrackedEvents += 1
+        return undefined
+      }
+      if (!isExpected) this.unexpected += 1
+      trial = { taskId: shorten(event.taskId), trial: event.trial, lastStep: -1, terminals: 0, events: 0 }
       this.trials.set(key, trial)
     }
     this.current = trial
+    this.currentKey = key
     return trial
   }
 
-  private report(message: string, kind: string, label: string): void {
-    this.findings.add(this.file, message, { key: `${this.file}:${kind}`, label })
+  private report(check: CheckName, message: string, kind: string, label: string): void {
+    this.findings.add(check, this.file, message, { key: `${this.file}:${kind}`, label })
   }
+}
+
+function trackingKey(key: TrialKey): string {
+  if (key.taskId.length <= MAX_KEY_CHARS) return trialKeyString(key)
+  return trialKeyString({ taskId: `\u0000sha256:${sha256(key.taskId)}`, trial: key.trial })
+}
+
+function shorten(taskId: string): string {
+  return taskId.length <= MAX_KEY_CHARS ? taskId : taskId.slice(0, MAX_KEY_CHARS)
 }

@@ -5,7 +5,6 @@ import { dirname, join } from 'node:path'
 import {
   AgentEvalOpsError,
   BUNDLE_FORMAT_VERSION,
-  errorMessage,
   Manifest,
   RunMetadata,
   ScoresFile,
@@ -31,6 +30,7 @@ import { toBundleJson } from './manifest.ts'
 import { checkRecords } from './record-checks.ts'
 import { TraceChecker } from './trace-checks.ts'
 import { traceBatches, type TraceSource } from './trace-source.ts'
+import { checkSchema, parseJsonText } from './untrusted-json.ts'
 
 /** A file the bundle carries beyond the standard ones (e.g. `artifacts/…`): given as content or copied from disk. */
 export type ExtraFile = { path: string; data: string | Uint8Array } | { path: string; sourcePath: string }
@@ -117,10 +117,12 @@ function validateRecords(input: WriteBundleInput): { metadata: RunMetadata; scor
   assertSafeRunId(input.metadata.runId)
   const findings = new FindingList()
   const metadata = RunMetadata.safeParse(input.metadata)
-  if (!metadata.success) findings.add(METADATA_FILE, describeIssues(metadata.error.issues, 10))
+  if (!metadata.success)
+    findings.add('metadata-schema', METADATA_FILE, describeIssues(metadata.error.issues, 10))
   input.trials.forEach((trial, index) => {
     if (trial.runId !== input.metadata.runId) {
       findings.add(
+        'run-ids',
         SCORES_FILE,
         `trials[${index}] (${describeTrial(trial)}) has runId ${JSON.stringify(trial.runId)}, not the run's ${JSON.stringify(input.metadata.runId)}`,
         { key: 'scores:trial-runId', label: 'trials with a foreign runId' },
@@ -133,7 +135,7 @@ function validateRecords(input: WriteBundleInput): { metadata: RunMetadata; scor
     trials: input.trials.map(({ runId: _runId, ...trial }) => trial),
     summary: input.summary,
   })
-  if (!scores.success) findings.add(SCORES_FILE, describeIssues(scores.error.issues, 10))
+  if (!scores.success) findings.add('scores-schema', SCORES_FILE, describeIssues(scores.error.issues, 10))
   checkRecords(metadata.data, scores.data, findings)
   if (findings.size > 0 || !metadata.success || !scores.success) throw invalidInput(findings)
   return { metadata: metadata.data, scores: scores.data }
@@ -145,12 +147,15 @@ function checkNamedFiles(input: WriteBundleInput): void {
   const names = [...Object.keys(input.reports), ...(input.extraFiles ?? []).map((f) => f.path)]
   const seen = new Set<string>()
   for (const name of names) {
-    if (!isSafeRelativePath(name)) findings.add(name, 'is not a relative path inside the bundle')
-    else if (RESERVED_FILES.includes(name)) findings.add(name, 'is written by the bundle writer itself')
-    else if (seen.has(name)) findings.add(name, 'is given more than once')
+    if (!isSafeRelativePath(name))
+      findings.add('safe-paths', name, 'is not a relative path inside the bundle')
+    else if (RESERVED_FILES.includes(name))
+      findings.add('manifest-entries', name, 'is written by the bundle writer itself')
+    else if (seen.has(name)) findings.add('manifest-entries', name, 'is given more than once')
     seen.add(name)
   }
-  if (!Object.hasOwn(input.reports, REPORT_MD_FILE)) findings.add(REPORT_MD_FILE, 'is required in reports')
+  if (!Object.hasOwn(input.reports, REPORT_MD_FILE))
+    findings.add('files-present', REPORT_MD_FILE, 'is required in reports')
   if (findings.size > 0) throw invalidInput(findings)
 }
 
@@ -161,7 +166,7 @@ async function writeTraces(
   scores: ScoresFile,
 ): Promise<FileDigest> {
   const findings = new FindingList()
-  const checker = new TraceChecker(runId, findings)
+  const checker = new TraceChecker(runId, findings, scores.trials)
   const invalid = { key: 'schema', label: 'invalid events' }
   const writer = await DurableFileWriter.create(target)
   try {
@@ -172,18 +177,19 @@ async function writeTraces(
         if ('text' in item) {
           // Blank lines carry nothing: a trace file ends with a newline, and an empty trial file is not an error here.
           if (item.text.trim() === '') continue
-          try {
-            value = JSON.parse(item.text)
-          } catch (e) {
-            findings.add(TRACES_FILE, `${item.where}: not valid JSON (${errorMessage(e)})`, invalid)
+          // The reader refuses what it cannot check safely (e.g. JSON nested too deep), so the writer does too.
+          const json = parseJsonText(item.text)
+          if (!json.ok) {
+            findings.add('trace-schema', TRACES_FILE, `${item.where}: ${json.problem}`, invalid)
             continue
           }
+          value = json.value
         } else {
           value = item.value
         }
-        const parsed = TraceEvent.safeParse(value)
-        if (!parsed.success) {
-          findings.add(TRACES_FILE, `${item.where}: ${describeIssues(parsed.error.issues)}`, invalid)
+        const parsed = checkSchema(TraceEvent, value)
+        if (!parsed.ok) {
+          findings.add('trace-schema', TRACES_FILE, `${item.where}: ${parsed.problem}`, invalid)
           continue
         }
         const event = parsed.data as TraceEvent
@@ -193,7 +199,7 @@ async function writeTraces(
       // Keep checking after the first problem so the error lists them all, but stop writing a doomed file.
       if (findings.size === 0 && out.length > 0) await writer.write(out.join(''))
     }
-    checker.finish(scores.trials)
+    checker.finish()
   } catch (e) {
     await writer.abandon()
     throw e

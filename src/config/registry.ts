@@ -191,6 +191,16 @@ export class Registry implements AdapterCatalog {
         },
       )
     }
+    // A config-made evaluator or policy checker is described by its options: a resumed run whose options changed
+    // re-scores its trials instead of taking their old verdicts (see TrialRecord.keys).
+    // The factory made it just now, so it is ours to annotate (unless it froze itself).
+    if (
+      (kind === 'evaluator' || kind === 'policy') &&
+      (adapter as { config?: unknown }).config === undefined &&
+      Object.isExtensible(adapter)
+    ) {
+      Object.defineProperty(adapter, 'config', { value: { id, options }, enumerable: true })
+    }
     return adapter as AdapterOf<K>
   }
 

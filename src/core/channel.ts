@@ -25,6 +25,8 @@ export const ProvidedRun = z.object({
     .object({ spec: z.string().min(1), options: z.record(z.string(), z.unknown()).default({}) })
     .nullable()
     .default(null),
+  /** Bundles whose finished trials this run takes over instead of running them again (`--resume`). */
+  resume: z.array(z.object({ dir: z.string().min(1), runId: z.string().min(1) })).default([]),
 })
 export type ProvidedRun = z.infer<typeof ProvidedRun>
 

@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'RUN_ABORTED',
   'RECORDING_MISSING',
   'COMPARE_MISMATCH',
+  'ARTIFACT_PATH_INVALID',
   'USAGE',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]

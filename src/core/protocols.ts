@@ -150,11 +150,18 @@ export interface EvaluatorContext {
 export interface Evaluator {
   readonly id: string
   readonly kind: EvaluatorKind
+  /**
+   * The settings that shape its scores (a rubric, a threshold…), when it has any. They are part of a trial's score
+   * key: a resumed run re-scores stored agent output whose evaluator settings changed.
+   */
+  readonly config?: JsonObject
   evaluate(view: TrialView, ctx?: EvaluatorContext): MaybePromise<EvaluatorOutput>
 }
 
 export interface PolicyChecker {
   readonly id: string
+  /** The settings that shape its verdicts; part of a trial's score key like an evaluator's. */
+  readonly config?: JsonObject
   check(view: TrialView): MaybePromise<Omit<PolicyVerdict, 'checkerId'>>
 }
 

@@ -281,6 +281,21 @@ export const TrialRecord = z.object({
   warnings: z.array(z.string()).default([]),
   /** The task's string-valued metadata (category, split, difficulty, repo…): what reports group and cluster by. */
   labels: z.record(z.string(), z.string()).default({}),
+  /**
+   * What the trial's result depends on, hashed: `agent` over (benchmark, task checksum, trial, runner config),
+   * `score` over that and the evaluators' and policy checkers' settings. A resumed run reuses a trial whose keys
+   * match, and re-scores one whose agent key alone matches.
+   */
+  keys: z.object({ agent: z.string(), score: z.string() }).nullable().default(null),
+  /** Set when the trial was taken over from an earlier run instead of run again. */
+  reusedFrom: z
+    .object({
+      runId: z.string().min(1),
+      /** `record`: taken whole; `rescored`: the agent's part taken, evaluators and policy run again. */
+      mode: z.enum(['record', 'rescored']),
+    })
+    .nullable()
+    .default(null),
 })
 export type TrialRecord = z.infer<typeof TrialRecord>
 
@@ -311,6 +326,8 @@ export const RunMetadata = z.object({
   vitestProject: z.string(),
   testNamePattern: z.string().nullable(),
   trialCount: count,
+  /** Run ids of the bundles this run resumed (`--resume`): its reused trials say which one each came from. */
+  resumedFrom: z.array(z.string()).default([]),
 })
 export type RunMetadata = z.infer<typeof RunMetadata>
 

@@ -26,6 +26,7 @@ import { runEvaluators, runPolicyCheckers } from './judge.ts'
 import { classifyOutcome } from './outcome.ts'
 import { runAgent } from './run-agent.ts'
 import { TraceRecorder } from './trace-recorder.ts'
+import { trialKeys } from './trial-keys.ts'
 
 type MaybePromise<T> = T | Promise<T>
 
@@ -51,6 +52,19 @@ export interface RunTrialOptions {
    * the secrets of this process's environment (see core/redaction.ts).
    */
   redactor?: Redactor | undefined
+  /**
+   * Take this trial over from an earlier run instead of running the agent (`--resume`): `record` copies its trace and
+   * verdicts whole; `rescored` copies the agent's part and runs the evaluators and policy checkers again.
+   */
+  reuse?: TrialReuse | undefined
+}
+
+export interface TrialReuse {
+  mode: 'record' | 'rescored'
+  /** The earlier record; `runId` is the earlier run's. */
+  from: TrialRecord
+  /** Its events, in step order. */
+  events: readonly TraceEvent[]
 }
 
 export interface TrialRun {
@@ -92,50 +106,70 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
   let verdicts: PolicyVerdict[] = []
   let harnessFailed = false
 
-  const prepared = await prepareEnv(options, warn)
-  if (!prepared.ok) {
-    // The trial never ran; a terminal event still keeps its trace file consistent with every other one.
-    recorder.record('agent.terminal', terminalPayload(notRun(`prepare failed: ${prepared.error}`)))
+  // Evaluators and policy checkers over a finished agent run, their verdicts streamed into the trace.
+  const judge = async (view: TrialView): Promise<void> => {
+    const evaluated = await runEvaluators(options.evaluators ?? [], view, {
+      signal: options.signal ?? NEVER_ABORTED,
+      modelCalls: options.modelCalls ?? passThroughGate,
+      emit: (kind, payload, usage) =>
+        recorder.record(kind, payload, usage?.tokens ?? 0, usage?.costUsd ?? 0).step,
+    })
+    scores = evaluated.items
+    for (const s of scores) recorder.record('evaluator.score', { ...s })
+    const checked = await runPolicyCheckers(options.policy ?? [], view)
+    verdicts = checked.items
+    for (const v of verdicts) recorder.record('policy.verdict', { ...v })
+    for (const failure of [...evaluated.failures, ...checked.failures]) warn(failure)
+    harnessFailed = evaluated.failures.length > 0 || checked.failures.length > 0
+  }
+
+  const reuse = options.reuse
+  if (reuse) {
+    // The earlier run's agent part stands as it was (steps, times, span ids); only the run id is this run's.
+    const cut = reuse.events.findIndex((e) => e.kind === 'agent.terminal')
+    const agentPart = reuse.mode === 'record' ? reuse.events : reuse.events.slice(0, cut + 1)
+    for (const event of agentPart) recorder.copy(event)
+    result = reuse.from.result
+    if (reuse.mode === 'record') {
+      scores = reuse.from.scores
+      verdicts = reuse.from.verdicts
+      for (const w of reuse.from.warnings) warn(w)
+    } else if (result && result.terminatedBy !== 'interrupted') {
+      // Re-scored without the workspace, which went with the earlier run: state checks see none.
+      await judge({ task, result, events: recorder.events.slice(), env: {} })
+    }
   } else {
-    const env = prepared.env
-    try {
-      // Evaluators judge what the bundle will show: the result with its secrets replaced.
-      result = redactor.json(
-        await runAgent({
-          runner: options.runner,
-          task,
-          env,
-          limits,
-          recorder,
-          signal: options.signal,
-          warn,
-          modelCalls: options.modelCalls,
-        }),
-      )
-      recorder.record('agent.terminal', terminalPayload(result))
-      // A cancelled run is not worth judging (an LLM judge would only spend money the user chose not to spend).
-      if (result.terminatedBy !== 'interrupted') {
-        const view: TrialView = { task, result, events: recorder.events.slice(), env }
-        const evaluated = await runEvaluators(options.evaluators ?? [], view, {
-          signal: options.signal ?? NEVER_ABORTED,
-          modelCalls: options.modelCalls ?? passThroughGate,
-          emit: (kind, payload, usage) =>
-            recorder.record(kind, payload, usage?.tokens ?? 0, usage?.costUsd ?? 0).step,
-        })
-        scores = evaluated.items
-        for (const s of scores) recorder.record('evaluator.score', { ...s })
-        const checked = await runPolicyCheckers(options.policy ?? [], view)
-        verdicts = checked.items
-        for (const v of verdicts) recorder.record('policy.verdict', { ...v })
-        for (const failure of [...evaluated.failures, ...checked.failures]) warn(failure)
-        harnessFailed = evaluated.failures.length > 0 || checked.failures.length > 0
-      }
-    } finally {
-      if (options.teardown) {
-        try {
-          await options.teardown(task, env)
-        } catch (e) {
-          warn(`teardown failed: ${errorMessage(e)}`)
+    const prepared = await prepareEnv(options, warn)
+    if (!prepared.ok) {
+      // The trial never ran; a terminal event still keeps its trace file consistent with every other one.
+      recorder.record('agent.terminal', terminalPayload(notRun(`prepare failed: ${prepared.error}`)))
+    } else {
+      const env = prepared.env
+      try {
+        // Evaluators judge what the bundle will show: the result with its secrets replaced.
+        result = redactor.json(
+          await runAgent({
+            runner: options.runner,
+            task,
+            env,
+            limits,
+            recorder,
+            signal: options.signal,
+            warn,
+            modelCalls: options.modelCalls,
+          }),
+        )
+        recorder.record('agent.terminal', terminalPayload(result))
+        // A cancelled run is not worth judging (an LLM judge would only spend money the user chose not to spend).
+        if (result.terminatedBy !== 'interrupted')
+          await judge({ task, result, events: recorder.events.slice(), env })
+      } finally {
+        if (options.teardown) {
+          try {
+            await options.teardown(task, env)
+          } catch (e) {
+            warn(`teardown failed: ${errorMessage(e)}`)
+          }
         }
       }
     }
@@ -174,6 +208,15 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
       eventCount: recorder.events.length,
       warnings,
       labels: taskLabels(task),
+      keys: trialKeys({
+        benchmark: options.benchmark,
+        task,
+        trial,
+        runner,
+        evaluators: options.evaluators,
+        policy: options.policy,
+      }),
+      reusedFrom: reuse ? { runId: reuse.from.runId, mode: reuse.mode } : null,
     }),
   )
   return { record, events: recorder.events, result }

@@ -52,6 +52,15 @@ export class TraceRecorder {
       costDeltaUsd,
       spanId: newSpanId(),
     } as TraceEvent
+    return this.keep(event)
+  }
+
+  /** Takes an event of an earlier run's trace as it was, but for its run id and step number (resume). */
+  copy(event: TraceEvent): TraceEvent {
+    return this.keep({ ...event, runId: this.ids.runId, step: this.events.length })
+  }
+
+  private keep(event: TraceEvent): TraceEvent {
     this.events.push(event)
     try {
       this.writes.push(this.writer.append(event).catch((e: unknown) => this.fail(e)))

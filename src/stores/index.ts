@@ -9,3 +9,4 @@ export {
 } from './parse-trace.ts'
 export { traceFileName } from './trace-file-name.ts'
 export { readStagedRun, stagedTrialEvents, type StagedRun, type StagedTrial } from './staging/index.ts'
+export { LocalArtifactStore } from './local-artifact-store.ts'

@@ -80,6 +80,8 @@ export function makeTrials(options: FixtureOptions = {}): TrialRecord[] {
         eventCount: 7,
         warnings: [],
         labels: { category: taskId === 'task-0' ? 'arithmetic' : 'tools' },
+        keys: null,
+        reusedFrom: null,
       })
     }
   }
@@ -146,6 +148,7 @@ export function makeMetadata(trials: readonly TrialRecord[], options: FixtureOpt
     vitestProject: 'evals',
     testNamePattern: null,
     trialCount: trials.length,
+    resumedFrom: [],
   }
 }
 

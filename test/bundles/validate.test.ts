@@ -92,7 +92,7 @@ describe('validateBundle', () => {
     const dir = await fresh()
     await writeFile(join(dir, 'notes.txt'), 'added later\n')
     expect(await validateBundle(dir)).toEqual([
-      { file: 'notes.txt', message: 'is not listed in manifest.json' },
+      { check: 'no-extra-files', file: 'notes.txt', message: 'is not listed in manifest.json' },
     ])
   })
 
@@ -166,6 +166,7 @@ describe('validateBundle', () => {
     const findings = await validateBundle(dir)
     expect(findings).toHaveLength(1)
     expect(findings[0]).toEqual({
+      check: 'trace-steps',
       file: 'traces.jsonl',
       message: expect.stringMatching(
         /^line 3: step 1 of task "task-0" trial 0 does not follow step 2/,
@@ -202,7 +203,11 @@ describe('validateBundle', () => {
     )
     const findings = await validateBundle(dir)
     expect(findings).toEqual([
-      { file: 'traces.jsonl', message: expect.stringMatching(/^line 5: runId "other-run"/) as string },
+      {
+        check: 'run-ids',
+        file: 'traces.jsonl',
+        message: expect.stringMatching(/^line 5: runId "other-run"/) as string,
+      },
     ])
   })
 
@@ -225,6 +230,7 @@ describe('validateBundle', () => {
     await restampManifest(dir)
     const findings = await validateBundle(dir)
     expect(findings[0]).toEqual({
+      check: 'trace-schema',
       file: 'traces.jsonl',
       message: expect.stringMatching(/^line 3: /) as string,
     })
@@ -249,7 +255,11 @@ describe('validateBundle', () => {
     await writeFile(join(dir, 'metadata.json'), JSON.stringify({ ...metadata, trialCount: 5 }))
     await restampManifest(dir)
     expect(await validateBundle(dir)).toEqual([
-      { file: 'metadata.json', message: 'trialCount is 5 but scores.json has 6 trial(s)' },
+      {
+        check: 'trial-count',
+        file: 'metadata.json',
+        message: 'trialCount is 5 but scores.json has 6 trial(s)',
+      },
     ])
   })
 
@@ -258,6 +268,7 @@ describe('validateBundle', () => {
     await restampManifest(dir, 'another-run')
     expect(await validateBundle(dir)).toEqual([
       {
+        check: 'run-ids',
         file: 'manifest.json',
         message: expect.stringMatching(/runId "another-run" does not match metadata.json/) as string,
       },
@@ -270,7 +281,11 @@ describe('validateBundle', () => {
     manifest.files.push({ path: '../outside.txt', sha256: 'e'.repeat(64), size: 1 })
     await writeFile(join(dir, 'manifest.json'), JSON.stringify(manifest))
     expect(await validateBundle(dir)).toEqual([
-      { file: 'manifest.json', message: 'lists "../outside.txt", which is not a path inside the bundle' },
+      {
+        check: 'safe-paths',
+        file: 'manifest.json',
+        message: 'lists "../outside.txt", which is not a path inside the bundle',
+      },
     ])
   })
 
@@ -281,6 +296,7 @@ describe('validateBundle', () => {
     const findings = await validateBundle(dir)
     expect(findings).toEqual([
       {
+        check: 'format-version',
         file: 'manifest.json',
         message: expect.stringMatching(/formatVersion 3 is newer.*upgrade agentevalops/) as string,
       },
@@ -295,6 +311,7 @@ describe('validateBundle', () => {
     const findings = await validateBundle(dir)
     expect(findings).toEqual([
       {
+        check: 'format-version',
         file: 'metadata.json',
         message: expect.stringMatching(/schemaVersion 3 is newer.*upgrade/) as string,
       },

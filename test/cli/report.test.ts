@@ -82,6 +82,7 @@ async function pipelineBundle(work: string): Promise<string> {
     vitestProject: 'evals',
     testNamePattern: null,
     trialCount: trials.length,
+    resumedFrom: [],
   }
   return writeBundle({
     runsDir: join(work, 'runs'),

@@ -43,6 +43,11 @@ describe('parseRunArgs', () => {
         '--reporter',
         'dot',
         '--reporter=junit',
+        '--resume',
+        'runs/a',
+        '--resume=runs/b',
+        '--baseline',
+        'latest',
       ]),
     ).toEqual({
       help: false,
@@ -56,6 +61,8 @@ describe('parseRunArgs', () => {
       reporters: ['dot', 'junit'],
       vitestConfig: undefined,
       project: undefined,
+      resume: ['runs/a', 'runs/b'],
+      baseline: 'latest',
     })
     expect(BASE).toMatchObject({
       configs: ['configs/toy_smoke.yaml'],

@@ -26,7 +26,7 @@ describe('agentevalops validate-bundle --json', () => {
     expect(parse(stdout)).toEqual({ ok: true, dir: bundle, trials: 6, events: 42, findings: [] })
   })
 
-  it('lists every finding as { file, message } for a damaged bundle, exit 1, nothing but JSON on stdout', async () => {
+  it('lists every finding as { check, file, message } for a damaged bundle, exit 1, nothing but JSON on stdout', async () => {
     const dir = await copyBundle(bundle, join(work.path, 'damaged'))
     await writeFile(join(dir, 'report.md'), '# tampered\n')
     await rm(join(dir, 'replay_command.txt'))
@@ -39,8 +39,9 @@ describe('agentevalops validate-bundle --json', () => {
       trials: 6,
       events: 42,
       findings: [
-        { file: 'replay_command.txt', message: 'is missing (every bundle has one)' },
+        { check: 'files-present', file: 'replay_command.txt', message: 'is missing (every bundle has one)' },
         {
+          check: 'manifest-sizes',
           file: 'report.md',
           message: 'size is 11 bytes but manifest.json says 14 (changed after the bundle was sealed)',
         },

@@ -412,6 +412,9 @@ describe('Ctrl+C during agentevalops run', { timeout: 60_000 }, () => {
         },
         { timeoutMs: 30_000, intervalMs: 25, describe: () => `4 finished trials\n${tail(proc.output)}` },
       )
+      // A trace ends a few milliseconds before its case does (the record is staged and synced in between); the
+      // other trials take 30 s, so a short wait lets the four cases end without racing any other.
+      await new Promise((resolve) => setTimeout(resolve, 300))
       // A terminal's Ctrl+C reaches the whole process group, workers included.
       const signalledAt = Date.now()
       proc.killGroup('SIGINT')

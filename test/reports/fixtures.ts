@@ -50,6 +50,7 @@ export function metadataFor(trials: readonly ScoredTrial[], runId = 'run-candida
     vitestProject: 'evals',
     testNamePattern: null,
     trialCount: trials.length,
+    resumedFrom: [],
   }
 }
 

@@ -27,10 +27,12 @@ function report(trials: readonly ScoredTrial[], extra: Partial<ReturnType<typeof
   })
 }
 
-/** No figure may leak as NaN, null or undefined (pass@k's "undefined (N tasks have < k trials)" apart). */
+/** No figure may leak as NaN, null or undefined (pass@k's "undefined (N tasks have fewer than k trials)" apart). */
 function expectNoLeaks(text: string): void {
   expect(text).not.toMatch(/NaN|null|Infinity/)
-  expect(text.replace(/undefined \(\d+ tasks? ha(s|ve) < \d+ trials\)/g, '')).not.toContain('undefined')
+  expect(text.replace(/undefined \(\d+ tasks? ha(s|ve) fewer than \d+ trials\)/g, '')).not.toContain(
+    'undefined',
+  )
 }
 
 /** A run of `tasks` tasks with one trial each, the first `passed` of them passing. */
@@ -216,11 +218,11 @@ describe('renderMarkdownReport', () => {
     expect(rows[0]).toEqual(['1', '55.6%', '55.6%', '3'])
     expect(rows[1]).toEqual([
       '2',
-      'undefined (1 task has < 2 trials)',
-      'undefined (1 task has < 2 trials)',
+      'undefined (1 task has fewer than 2 trials)',
+      'undefined (1 task has fewer than 2 trials)',
       '2',
     ])
-    expect(rows[2]?.[1]).toBe('undefined (2 tasks have < 3 trials)')
+    expect(rows[2]?.[1]).toBe('undefined (2 tasks have fewer than 3 trials)')
     expectNoLeaks(text)
   })
 
@@ -449,7 +451,7 @@ describe('renderMarkdownReport', () => {
       expect(rows.map((r) => r[0])).toEqual(['pass rate (overall)', 'exact-match pass rate'])
       const [overall] = rows
       expect(overall?.slice(0, 5)).toEqual(['pass rate (overall)', '20', '100.0%', '50.0%', '−50.0 pp'])
-      expect(overall?.[5]).toMatch(/^\[−\d+\.\d, −\d+\.\d\] pp$/)
+      expect(overall?.[5]).toMatch(/^\\\[−\d+\.\d, −\d+\.\d\\\] pp$/)
       // Exact McNemar, 10 discordant pairs all one way: p = 2 · 2⁻¹⁰.
       expect(overall?.slice(6, 9)).toEqual(['McNemar exact', '0.00195', '10 / 0'])
       expect(overall?.[9]).toMatch(/^\d+\.\d pp$/)
@@ -520,5 +522,25 @@ describe('renderMarkdownReport', () => {
     )
     expect(text).toContain('**Cost per solved task:** —')
     expectNoLeaks(text)
+  })
+})
+
+describe('report.md is inert', () => {
+  it('keeps hostile agent output from adding HTML, links, images or table rows', () => {
+    const hostile =
+      'ok</td><script>alert(1)</script> ![x](https://evil.example/p.png) [y](https://e) | a\n| b ``` c'
+    const trial = scoredTrial({ taskId: 'hostile', passed: false, scores: [0] })
+    trial.scores[0]!.explanation = hostile
+    trial.scores[0]!.findings = [{ type: 'bad', message: hostile, citations: [1] }]
+    const trials = [trial]
+    const report = renderMarkdownReport({ metadata: metadataFor(trials), trials, summary: summarize(trials) })
+    expect(report).not.toMatch(/<script|<\/td>/)
+    expect(report).not.toMatch(/(?<!\\)\]\(https/)
+    expect(report).toContain('&lt;script&gt;')
+    // Every row of every table has as many cells as its header.
+    for (const table of report.split('\n\n').filter((block) => block.startsWith('| '))) {
+      const widths = table.split('\n').map((row) => row.split(/(?<!\\)\|/).length)
+      expect(new Set(widths).size, table).toBe(1)
+    }
   })
 })

@@ -70,6 +70,8 @@ export function scoredTrial(spec: TrialSpec): TrialRecord {
     eventCount: 5,
     warnings: [],
     labels: spec.category === undefined ? {} : { category: spec.category },
+    keys: null,
+    reusedFrom: null,
   }
 }
 

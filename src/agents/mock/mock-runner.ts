@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs'
 import {
   AgentEvalOpsError,
   AgentScript,
@@ -17,6 +18,11 @@ export interface MockRunnerOptions {
   name?: string
   /** Latency of steps that set no `delayMs` of their own. */
   defaultDelayMs?: number
+  /**
+   * A file that gets one line (the task id) each time a trial starts: which trials really ran, e.g. to check that
+   * a resumed run skipped the ones it took over. Not part of the runner's config (it changes no result).
+   */
+  callLog?: string
 }
 
 /**
@@ -47,6 +53,8 @@ export function mockRunner(options: MockRunnerOptions): AgentRunner {
   return {
     runnerInfo: (): RunnerInfo => ({ name, kind: 'mock', config: { defaultDelayMs } }),
     async run(task: TaskSpec, env, ctx: RunContext): Promise<AgentOutput> {
+      // Synchronous: a line per started trial, even when the process is killed right after.
+      if (options.callLog) appendFileSync(options.callLog, `${task.id}\n`)
       const script = scriptFor(task)
       let finalAnswer: string | null = null
       for (const step of script.steps) {

@@ -139,6 +139,7 @@ function metadataOf(staged: StagedRun, seed: number): RunMetadata {
     vitestProject: header?.vitestProject ?? 'evals',
     testNamePattern: header?.testNamePattern ?? null,
     trialCount: trials.length,
+    resumedFrom: [],
   }
 }
 

@@ -33,6 +33,8 @@ export interface RunArgs {
   project: string | undefined
   /** A baseline bundle folder or `latest` (AGENTEVALOPS_BASELINE). */
   baseline: string | undefined
+  /** Earlier bundles whose finished trials are taken over (AGENTEVALOPS_RESUME). */
+  resume: string[]
 }
 
 const OPTIONS = {
@@ -47,6 +49,7 @@ const OPTIONS = {
   'vitest-config': { type: 'string' },
   project: { type: 'string' },
   baseline: { type: 'string' },
+  resume: { type: 'string', multiple: true },
 } as const
 
 /** Parses and checks the arguments of `run`; throws USAGE errors. */
@@ -94,6 +97,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
     vitestConfig: values['vitest-config'],
     project: values.project,
     baseline: values.baseline,
+    resume: values.resume ?? [],
   }
 }
 
@@ -119,6 +123,8 @@ export function runEnvironment(args: RunArgs, cwd: string): Record<string, strin
   if (args.concurrency !== undefined) env[CONFIG_ENV.maxConcurrency] = String(args.concurrency)
   if (args.output !== undefined) env[CONFIG_ENV.runsDir] = resolve(cwd, args.output)
   if (Object.keys(args.labels).length > 0) env[CONFIG_ENV.labels] = JSON.stringify(args.labels)
+  if (args.resume.length > 0)
+    env[CONFIG_ENV.resume] = args.resume.map((dir) => resolve(cwd, dir)).join(delimiter)
   if (args.baseline !== undefined)
     env[CONFIG_ENV.baseline] = args.baseline === LATEST_BASELINE ? args.baseline : resolve(cwd, args.baseline)
   return env
@@ -287,6 +293,10 @@ function help(): string {
       ['--reporter <name>', 'A Vitest reporter instead of the default (repeatable, e.g. junit, dot)'],
       ['--vitest-config <file>', 'Use this Vitest config instead of none (its project needs agentEvalOps())'],
       ['--project <name>', `The project of --vitest-config to run (default ${RUN_PROJECT})`],
+      [
+        '--resume <bundle>',
+        'Take over the finished trials of an earlier bundle and run only the rest (repeatable)',
+      ],
       [
         '--baseline <bundle|latest>',
         'Compare with this bundle (latest: the newest complete one of the same benchmarks); NO_GO fails',

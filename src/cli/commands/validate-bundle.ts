@@ -1,4 +1,4 @@
-import { inspectBundle } from '../../bundles/index.ts'
+import { BUNDLE_CHECKS, CHECK_NAMES, inspectBundle, type CheckName } from '../../bundles/index.ts'
 import { AgentEvalOpsError } from '../../core/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
 import { parseCommandArgs, type Command } from '../command.ts'
@@ -11,7 +11,8 @@ export interface ValidateBundleJson {
   trials: number
   /** Lines of traces.jsonl that parsed as events. */
   events: number
-  findings: { file: string; message: string }[]
+  /** `check` is the stable name of the check that failed (see `validate-bundle --help`). */
+  findings: { check: CheckName; file: string; message: string }[]
 }
 
 export const validateBundleCommand: Command = {
@@ -26,9 +27,14 @@ export const validateBundleCommand: Command = {
           notes: [
             'Checks that every file of the bundle is present and matches manifest.json (size and SHA-256), that\n' +
               'each file matches its schema, and that metadata, scores and traces agree with each other.\n' +
-              'Prints one line per finding (file: problem), or one JSON document with --json.',
+              'Prints one line per finding (file: problem), or one JSON document with --json.\n' +
+              'A damaged or hostile folder only ever produces findings: nothing is followed through a symlink,\n' +
+              'and traces.jsonl is streamed, so memory does not grow with its size.',
+            formatChecks(),
           ],
-          options: [['--json', 'Print { ok, dir, trials, events, findings: [{ file, message }] } on stdout']],
+          options: [
+            ['--json', 'Print { ok, dir, trials, events, findings: [{ check, file, message }] } on stdout'],
+          ],
           exitCodes: [
             [0, 'the bundle is valid'],
             [1, 'the bundle has findings (or the folder is not a bundle)'],
@@ -51,7 +57,7 @@ export const validateBundleCommand: Command = {
         dir,
         trials,
         events: result.eventCount,
-        findings: result.findings.map(({ file, message }) => ({ file, message })),
+        findings: result.findings.map(({ check, file, message }) => ({ check, file, message })),
       }
       io.out(JSON.stringify(report, null, 2))
       return report.ok ? 0 : 1
@@ -61,12 +67,26 @@ export const validateBundleCommand: Command = {
       return 0
     }
     // One finding per line, so CI logs and grep see every problem on its own.
-    for (const finding of result.findings) io.out(`${finding.file}: ${oneLine(finding.message)}`)
+    for (const finding of result.findings) io.out(`${printable(finding.file)}: ${oneLine(finding.message)}`)
     io.err(`invalid: ${dir} (${result.findings.length} finding${result.findings.length === 1 ? '' : 's'})`)
     return 1
   },
 }
 
+/** The checks by name: what a finding's `check` field (in --json) refers to. */
+function formatChecks(): string {
+  const width = Math.max(...CHECK_NAMES.map((name) => name.length))
+  return [
+    'Checks (the `check` of each --json finding):',
+    ...CHECK_NAMES.map((name) => `  ${name.padEnd(width)}  ${BUNDLE_CHECKS[name]}`),
+  ].join('\n')
+}
+
 function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ')
+}
+
+/** A file name as found on disk may hold a newline or other control characters: shown escaped, on one line. */
+function printable(file: string): string {
+  return file.replace(/[\u0000-\u001f\u007f]/g, (c) => JSON.stringify(c).slice(1, -1))
 }

@@ -1,6 +1,6 @@
 import type { BaselineComparison, MetricComparison, TaskRef } from '../../core/index.ts'
 import { capped, confidenceLabel, DASH, percent, plural, points, pointsInterval, pValue } from '../format.ts'
-import { markdownTable, type Align } from '../markdown-table.ts'
+import { inertText, markdownTable, type Align } from '../markdown-table.ts'
 import { comparisonReason } from '../summary-text.ts'
 
 /** More regressed tasks than this and the list stops being read; the comparison in scores.json has them all. */
@@ -98,7 +98,10 @@ function regressionsText(regressions: readonly TaskRef[], improvements: number):
   const worst = [...regressions].sort((a, b) => b.baseline - b.candidate - (a.baseline - a.candidate))
   const shown = worst
     .slice(0, MAX_REGRESSIONS)
-    .map((r) => `- ${r.benchmarkId}/${r.taskId}: ${percent(r.baseline)} → ${percent(r.candidate)}`)
+    .map(
+      (r) =>
+        `- ${inertText(`${r.benchmarkId}/${r.taskId}`)}: ${percent(r.baseline)} → ${percent(r.candidate)}`,
+    )
   const more = worst.length > MAX_REGRESSIONS ? [`- … and ${worst.length - MAX_REGRESSIONS} more`] : []
   return [
     heading,

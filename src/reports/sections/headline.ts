@@ -7,6 +7,7 @@ import {
   percentInterval,
   plural,
 } from '../format.ts'
+import { inertText } from '../markdown-table.ts'
 import { hasRepeatedTrials, tasksWithCounts } from '../summary-text.ts'
 
 /** More names than this and a callout stops being read; the Tasks table lists them all. */
@@ -33,7 +34,7 @@ export function headlineSection(summary: RunSummary): string {
     const count = headline.neverPassed.length
     lines.push(
       '',
-      `> **⚠ ${plural(count, 'task')} never passed:** ${tasksWithCounts(summary, headline.neverPassed, MAX_CALLOUT_TASKS)}`,
+      `> **⚠ ${plural(count, 'task')} never passed:** ${inertText(tasksWithCounts(summary, headline.neverPassed, MAX_CALLOUT_TASKS))}`,
     )
   }
   if (hasRepeatedTrials(summary)) {
@@ -43,7 +44,7 @@ export function headlineSection(summary: RunSummary): string {
       flaky.length === 0
         ? `**Flaky tasks:** none of ${summary.tasks.length}.`
         : `**Flaky tasks:** ${flaky.length} of ${summary.tasks.length} passed in some trials and failed in others: ` +
-            tasksWithCounts(summary, flaky, MAX_CALLOUT_TASKS),
+            inertText(tasksWithCounts(summary, flaky, MAX_CALLOUT_TASKS)),
     )
   }
   return lines.join('\n')

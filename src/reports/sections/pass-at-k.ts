@@ -27,5 +27,5 @@ export function passAtKSection(summary: RunSummary): string {
 
 function figure(value: number | null, row: PassAtK): string {
   if (value !== null) return percent(value)
-  return `undefined (${plural(row.undefinedTasks, 'task has', 'tasks have')} < ${row.k} trials)`
+  return `undefined (${plural(row.undefinedTasks, 'task has', 'tasks have')} fewer than ${row.k} trials)`
 }

@@ -1,0 +1,109 @@
+import { RecordedExchange, TraceEvent, type ScoresRecords } from '../core/index.ts'
+import type { BundleFiles } from './bundle-files.ts'
+import type { CheckName } from './checks.ts'
+import { quote, type FindingList } from './findings.ts'
+import { RECORDINGS_FILE, TRACES_FILE, trialKeyString } from './layout.ts'
+import { formatBytes, MAX_LINE_BYTES } from './limits.ts'
+import type { Line } from './lines.ts'
+import { TraceChecker } from './trace-checks.ts'
+import { checkSchema, parseJsonText } from './untrusted-json.ts'
+
+/**
+ * The value of each line of a JSONL file that is well-formed JSON, after reporting lines that are too long, not
+ * UTF-8, blank or not JSON. `check` names what a bad line breaks; `invalid` caps those findings.
+ */
+function jsonLines(
+  file: string,
+  check: CheckName,
+  findings: FindingList,
+  each: (value: unknown, where: string) => void,
+): (line: Line) => void {
+  const invalid = { key: `${file}:invalid`, label: 'invalid lines' }
+  return (line) => {
+    const where = `line ${line.number}`
+    if ('tooLong' in line) {
+      findings.add(
+        'size-limits',
+        file,
+        `${where}: ${line.bytes} bytes long, more than the ${formatBytes(MAX_LINE_BYTES)} a line may take`,
+        { key: `${file}:too-long`, label: 'lines over the size limit' },
+      )
+      return
+    }
+    if (!line.utf8) {
+      // Still parsed: one damaged character need not hide the event, and the checks after it stay meaningful.
+      findings.add('utf8', file, `${where}: not valid UTF-8`, {
+        key: `${file}:utf8`,
+        label: 'lines with bad UTF-8',
+      })
+    }
+    if (line.text.trim() === '') {
+      findings.add(check, file, `${where}: empty line`, invalid)
+      return
+    }
+    const json = parseJsonText(line.text)
+    if (!json.ok) {
+      findings.add(check, file, `${where}: ${json.problem}`, invalid)
+      return
+    }
+    each(json.value, where)
+  }
+}
+
+export interface TraceReading {
+  eventCount: number
+}
+
+/**
+ * Streams traces.jsonl through the schema and the trace rules. Events are kept only when `events` is given: a
+ * validator needs none of them, so its memory does not grow with the trace.
+ */
+export async function readTraces(
+  files: BundleFiles,
+  runId: string | undefined,
+  scores: ScoresRecords | undefined,
+  findings: FindingList,
+  events: TraceEvent[] | undefined,
+): Promise<TraceReading> {
+  const checker = new TraceChecker(runId, findings, scores?.trials)
+  const invalid = { key: `${TRACES_FILE}:invalid`, label: 'invalid lines' }
+  const visit = jsonLines(TRACES_FILE, 'trace-schema', findings, (value, where) => {
+    const parsed = checkSchema(TraceEvent, value)
+    if (!parsed.ok) {
+      findings.add('trace-schema', TRACES_FILE, `${where}: ${parsed.problem}`, invalid)
+      return
+    }
+    const event = parsed.data as TraceEvent
+    checker.add(event, where)
+    events?.push(event)
+  })
+  if (await files.readLines(TRACES_FILE, visit)) checker.finish()
+  return { eventCount: checker.eventCount }
+}
+
+/** Each line a recorded exchange of a trial the scores know: a bundle carries only what its trials were answered with. */
+export async function readRecordings(
+  files: BundleFiles,
+  scores: ScoresRecords | undefined,
+  findings: FindingList,
+): Promise<void> {
+  const trials = scores && new Set(scores.trials.map(trialKeyString))
+  const invalid = { key: `${RECORDINGS_FILE}:invalid`, label: 'invalid lines' }
+  const visit = jsonLines(RECORDINGS_FILE, 'recordings', findings, (value, where) => {
+    const parsed = checkSchema(RecordedExchange, value)
+    if (!parsed.ok) {
+      findings.add('recordings', RECORDINGS_FILE, `${where}: ${parsed.problem}`, invalid)
+      return
+    }
+    const { taskId, trial } = parsed.data
+    if (trials && !trials.has(trialKeyString({ taskId, trial }))) {
+      findings.add(
+        'recordings',
+        RECORDINGS_FILE,
+        `${where}: a recording of task ${quote(taskId)} trial ${trial}, which scores.json does not have`,
+        { key: `${RECORDINGS_FILE}:unknown`, label: 'recordings of trials scores.json does not have' },
+      )
+    }
+  })
+  await files.readLines(RECORDINGS_FILE, visit)
+}

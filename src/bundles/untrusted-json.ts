@@ -1,0 +1,69 @@
+import { errorMessage } from '../core/index.ts'
+import { describeIssues } from './findings.ts'
+import { MAX_JSON_DEPTH } from './limits.ts'
+
+export type JsonText = { ok: true; value: unknown } | { ok: false; problem: string }
+
+/**
+ * JSON.parse for text from a bundle. JSON.parse itself copes with any nesting, but everything after it (schema
+ * checks, JSON.stringify) recurses once per level, so a document deeper than MAX_JSON_DEPTH is refused here.
+ */
+export function parseJsonText(text: string): JsonText {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (e) {
+    return { ok: false, problem: `not valid JSON (${errorMessage(e)})` }
+  }
+  // Each level takes at least two characters ("[]"), so short text needs no walk.
+  if (text.length > 2 * MAX_JSON_DEPTH && deeperThan(value, MAX_JSON_DEPTH)) {
+    return { ok: false, problem: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` }
+  }
+  return { ok: true, value }
+}
+
+/** Iterative on purpose: the point is to measure depth without using the stack for it. */
+export function deeperThan(root: unknown, max: number): boolean {
+  if (typeof root !== 'object' || root === null) return false
+  const stack: { node: object; depth: number }[] = [{ node: root, depth: 1 }]
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    if (item.depth > max) return true
+    const { node, depth } = item
+    if (Array.isArray(node)) {
+      for (const child of node as unknown[]) {
+        if (typeof child === 'object' && child !== null) stack.push({ node: child, depth: depth + 1 })
+      }
+    } else {
+      for (const key of Object.keys(node)) {
+        const child = (node as Record<string, unknown>)[key]
+        if (typeof child === 'object' && child !== null) stack.push({ node: child, depth: depth + 1 })
+      }
+    }
+  }
+  return false
+}
+
+type IssueList = Parameters<typeof describeIssues>[0]
+
+export interface Schema<T> {
+  safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: IssueList } }
+}
+
+export type SchemaResult<T> = { ok: true; data: T } | { ok: false; problem: string }
+
+/**
+ * A schema check that cannot throw. parseJsonText keeps nesting far below what the schemas' recursion can take,
+ * but a caller already deep in its own stack might still run out: that is reported, not thrown.
+ */
+export function checkSchema<T>(schema: Schema<T>, value: unknown): SchemaResult<T> {
+  let parsed: ReturnType<Schema<T>['safeParse']>
+  try {
+    parsed = schema.safeParse(value)
+  } catch (e) {
+    if (e instanceof RangeError) return { ok: false, problem: `too deeply nested to check (${e.message})` }
+    throw e
+  }
+  return parsed.success
+    ? { ok: true, data: parsed.data }
+    : { ok: false, problem: describeIssues(parsed.error.issues) }
+}
