@@ -178,7 +178,7 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             tracePath: relative(run.stagingDir, join(traceRoot, record.tracePath)),
           }
           // On disk before it is handed over: a run killed from here on still has this trial to recover.
-          await stageTrialRecord(run.stagingDir, handed)
+          stageTrialRecord(run.stagingDir, handed)
           // A non-cloneable value here would drop the whole file's results, so only plain JSON crosses over.
           testCase.meta.agentevalops = JSON.parse(JSON.stringify(handed)) as TrialRecord
           finished.push(handed)
