@@ -5,6 +5,7 @@ import {
   BUNDLE_FORMAT_VERSION,
   type RunMetadata,
   type RunSummary,
+  type ScoredTrial,
   type TraceEvent,
   type TrialRecord,
 } from '../../src/core/index.ts'
@@ -125,7 +126,7 @@ export function makeSummary(trials: readonly TrialRecord[]): RunSummary {
   return summarizeTrials(trials, DEFAULT_SUMMARY_SETTINGS)
 }
 
-export function makeMetadata(trials: readonly TrialRecord[], options: FixtureOptions = {}): RunMetadata {
+export function makeMetadata(trials: readonly ScoredTrial[], options: FixtureOptions = {}): RunMetadata {
   return {
     schemaVersion: BUNDLE_FORMAT_VERSION,
     runId: options.runId ?? RUN_ID,

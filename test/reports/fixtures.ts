@@ -1,5 +1,6 @@
 import type { RunMetadata, RunSummary, ScoredTrial } from '../../src/core/index.ts'
 import { DEFAULT_SUMMARY_SETTINGS, summarizeTrials } from '../../src/scorers/index.ts'
+import { makeMetadata } from '../bundles/fixtures.ts'
 import { scoredTrial, type TrialSpec } from '../support/trials.ts'
 
 export { scoredTrial, type TrialSpec }
@@ -25,33 +26,9 @@ export function summarize(trials: readonly ScoredTrial[]): RunSummary {
   return summarizeTrials(trials, DEFAULT_SUMMARY_SETTINGS)
 }
 
+/** The bundle fixtures' metadata, without labels or git: the report tests assert on a bare header. */
 export function metadataFor(trials: readonly ScoredTrial[], runId = 'run-candidate'): RunMetadata {
-  const runner = { name: 'mock-scripted', kind: 'mock', config: {} }
-  const benchmark = { id: 'toy', version: '1.0.0', datasetChecksum: 'a'.repeat(64) }
-  return {
-    schemaVersion: 2,
-    runId,
-    status: 'complete',
-    labels: {},
-    target: runner,
-    targets: [runner],
-    benchmark,
-    benchmarks: [benchmark],
-    startedAt: '2025-01-02T03:04:05.000Z',
-    finishedAt: '2025-01-02T03:04:15.000Z',
-    durationSec: 10,
-    sdkVersion: '0.1.0',
-    git: { sha: null, dirty: null },
-    node: 'v20.19.0',
-    vitest: '4.1.12',
-    configHash: 'd'.repeat(64),
-    seed: null,
-    shard: null,
-    vitestProject: 'evals',
-    testNamePattern: null,
-    trialCount: trials.length,
-    resumedFrom: [],
-  }
+  return { ...makeMetadata(trials, { runId }), labels: {}, git: { sha: null, dirty: null } }
 }
 
 /** The section of a report under `## heading`, up to the next `## ` heading. */
