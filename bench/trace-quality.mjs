@@ -10,6 +10,7 @@
 import { existsSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { prng } from './prng.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const override = process.env.AGENTEVALOPS_BENCH_MODULE
@@ -29,18 +30,6 @@ if (typeof analyzeTraceQuality !== 'function') {
     `${modulePath} does not export analyzeTraceQuality. Run \`npm run build\` to rebuild dist/ from the current ` +
       'sources (or set AGENTEVALOPS_BENCH_MODULE).',
   )
-}
-
-/** Small deterministic PRNG (mulberry32): the same traces on every run and machine. */
-function prng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 const T0 = Date.parse('2025-01-01T00:00:00.000Z')

@@ -24,6 +24,7 @@ import {
 import { tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { prng } from './prng.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const targetMiB = Number(process.env.AGENTEVALOPS_BENCH_VALIDATE_MB ?? 1024)
@@ -54,18 +55,6 @@ if (!existsSync(cli)) {
 if (!process.env.AGENTEVALOPS_BENCH_CLI && !existsSync(distIndex)) {
   fail('dist/ does not exist: run `npm run build` first (or set AGENTEVALOPS_BENCH_CLI).')
   process.exit()
-}
-
-/** Small deterministic PRNG (mulberry32): the same bundle on every run and machine. */
-function prng(seed) {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
 }
 
 const random = prng(7)

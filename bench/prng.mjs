@@ -1,0 +1,14 @@
+/**
+ * Small deterministic PRNG (mulberry32, as src/scorers/stats/random.ts): the same generated data on every run and
+ * machine, without loading the package.
+ */
+export function prng(seed) {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
