@@ -153,6 +153,10 @@ function delegate(adapter: BenchmarkAdapter, overrides: Partial<BenchmarkAdapter
     listTasks: (filter) => adapter.listTasks(filter),
     info: () => adapter.info(),
     ...(adapter.prepare ? { prepare: adapter.prepare.bind(adapter) } : {}),
+    ...(adapter.grade ? { grade: adapter.grade.bind(adapter) } : {}),
+    ...(adapter.gradeTimeoutSeconds === undefined
+      ? {}
+      : { gradeTimeoutSeconds: adapter.gradeTimeoutSeconds }),
     ...(adapter.teardown ? { teardown: adapter.teardown.bind(adapter) } : {}),
     ...overrides,
   }

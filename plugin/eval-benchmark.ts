@@ -3,6 +3,7 @@ import { basename, dirname, join, relative } from 'node:path'
 import { describe, expect, it, type ExpectStatic } from 'vitest'
 import {
   benchmarkTraceDir,
+  trialArtifactsDir,
   recordingsStagingDir,
   redactorFromEnv,
   safeFileStem,
@@ -16,7 +17,7 @@ import {
   type TraceEvent,
   type TrialRecord,
 } from '../src/core/index.ts'
-import { runTrial, trialKeys } from '../src/engine/index.ts'
+import { folderArtifacts, runTrial, trialKeys } from '../src/engine/index.ts'
 import {
   RECORDINGS_FILE_ENV,
   RecordingSession,
@@ -154,7 +155,9 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             runner: runnerInfo,
             evaluators: options.evaluators,
             policy: options.policy,
+            grader: benchmark.grade ? info.version : undefined,
           })
+          const artifactsDir = trialArtifactsDir(info.id, task.id, trial)
           const reuse = await reuseFor(run.resume, { benchmarkId: info.id, taskId: task.id, trial, keys })
           const { record, events, result } = await runTrial({
             runId: run.runId,
@@ -163,6 +166,9 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             trial,
             runner,
             prepare: benchmark.prepare?.bind(benchmark),
+            grade: benchmark.grade?.bind(benchmark),
+            gradeTimeoutSeconds: benchmark.gradeTimeoutSeconds,
+            artifacts: folderArtifacts(join(run.stagingDir, artifactsDir), artifactsDir),
             teardown: benchmark.teardown?.bind(benchmark),
             evaluators: options.evaluators,
             policy: options.policy,

@@ -36,7 +36,13 @@ import { consoleSummary } from './console-summary.ts'
 import { replayCommand, type ConfigReplay } from './replay-command.ts'
 import { gitState, type GitState } from './run-environment.ts'
 import { TracePrefetch } from './trace-prefetch.ts'
-import { recordingsFile, removeStaging, unrecoveredStagings, writeRunHeader } from './staging.ts'
+import {
+  artifactFiles,
+  recordingsFile,
+  removeStaging,
+  unrecoveredStagings,
+  writeRunHeader,
+} from './staging.ts'
 import type {} from './vitest-channel.ts'
 
 export interface BundleReporterOptions {
@@ -296,7 +302,7 @@ export class BundleReporter implements Reporter {
       traceFiles: trials.map((t) => join(run.stagingDir, t.tracePath)),
       readTraceFile: run.traces.read,
       reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
-      extraFiles: await recordingsFile(run.stagingDir),
+      extraFiles: [...(await recordingsFile(run.stagingDir)), ...(await artifactFiles(run.stagingDir))],
       replayCommand: replayCommand({
         root: vitest.config.root,
         project: this.options.project,

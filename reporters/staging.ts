@@ -1,9 +1,10 @@
-import { readdir, readFile, rm, rmdir } from 'node:fs/promises'
+import { lstat, readdir, readFile, rm, rmdir } from 'node:fs/promises'
 import { hostname } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, posix, relative, sep } from 'node:path'
 import { writeDurableFile } from '../src/bundles/durable-file.ts'
 import { RECORDINGS_FILE } from '../src/bundles/index.ts'
-import { RUN_HEADER_FILE, RunHeader, recordingsStagingDir } from '../src/core/index.ts'
+import { ARTIFACTS_DIR, RUN_HEADER_FILE, RunHeader, recordingsStagingDir } from '../src/core/index.ts'
+import type { ExtraFile } from '../src/bundles/index.ts'
 
 export async function writeRunHeader(stagingDir: string, header: RunHeader): Promise<void> {
   await writeDurableFile(
@@ -73,6 +74,25 @@ export async function recordingsFile(stagingDir: string): Promise<{ path: string
   if (names.length === 0) return []
   const parts = await Promise.all(names.map((name) => readFile(join(dir, name), 'utf8')))
   return [{ path: RECORDINGS_FILE, data: parts.join('') }]
+}
+
+/**
+ * The trials' artifacts (a grader's patch.diff), copied into the bundle at the same relative paths their records
+ * name, in path order. Only regular files: the artifact store writes nothing else, so anything else is not ours.
+ */
+export async function artifactFiles(stagingDir: string): Promise<ExtraFile[]> {
+  const root = join(stagingDir, ARTIFACTS_DIR)
+  const names = await readdir(root, { recursive: true }).catch(() => [] as string[])
+  const files: ExtraFile[] = []
+  for (const name of names.sort()) {
+    const sourcePath = join(root, name)
+    if (!(await lstat(sourcePath)).isFile()) continue
+    files.push({
+      path: posix.join(ARTIFACTS_DIR, relative(root, sourcePath).split(sep).join('/')),
+      sourcePath,
+    })
+  }
+  return files
 }
 
 /** Removes the run's staging folder, and the shared `.staging` above it once no other run uses it. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
-import { join } from 'node:path'
+import { join, posix } from 'node:path'
 import { z } from 'zod'
+import { safeFileStem } from './file-name.ts'
 
 /**
  * The contract between the Vitest reporter (main process) and eval cases (workers): the reporter `provide`s the
@@ -32,10 +33,26 @@ export type ProvidedRun = z.infer<typeof ProvidedRun>
 
 /** One folder per benchmark, so equal task ids in two benchmarks never share a trace file. */
 export function benchmarkTraceDir(stagingDir: string, benchmarkId: string): string {
+  return join(stagingDir, 'traces', benchmarkFolder(benchmarkId))
+}
+
+/** A benchmark's folder name under traces/ and artifacts/: readable, and distinct for ids that read alike. */
+function benchmarkFolder(benchmarkId: string): string {
   const safe = benchmarkId.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60)
   const tag = createHash('sha256').update(benchmarkId).digest('hex').slice(0, 8)
-  return join(stagingDir, 'traces', `${safe}-${tag}`)
+  return `${safe}-${tag}`
 }
+
+/**
+ * A trial's artifacts, relative to the staging folder and, the same path, to the bundle: `artifacts/<benchmark
+ * folder>/<task>.t<n>/`. The benchmark folder is the one its traces use.
+ */
+export function trialArtifactsDir(benchmarkId: string, taskId: string, trial: number): string {
+  return posix.join(ARTIFACTS_DIR, benchmarkFolder(benchmarkId), `${safeFileStem(taskId)}.t${trial}`)
+}
+
+/** The bundle's (and the staging folder's) folder of trial artifacts. */
+export const ARTIFACTS_DIR = 'artifacts'
 
 /** Where cases leave the model-call recordings their trials used, for the bundle's recordings.jsonl. */
 export function recordingsStagingDir(stagingDir: string): string {

@@ -14,6 +14,8 @@ export const ERROR_CODES = [
   'RECORDING_MISSING',
   'COMPARE_MISMATCH',
   'ARTIFACT_PATH_INVALID',
+  'DATASET_INVALID',
+  'GRADE_TIMEOUT',
   'USAGE',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -115,8 +115,35 @@ export interface BenchmarkAdapter {
   listTasks(filter?: JsonObject): MaybePromise<TaskSpec[]>
   info(): MaybePromise<BenchmarkInfo>
   prepare?(task: TaskSpec): MaybePromise<EnvHandle>
+  /**
+   * The benchmark's own grading (HumanEval's executed tests, SWE-bench's FAIL_TO_PASS): it runs after the agent and
+   * before teardown, with the workspace still there, and its result is a deterministic score with id
+   * `<benchmark>-grade` beside the evaluators'. A wrong answer is a low score; throwing (the grader could not run,
+   * crashed, or overran its time) means "could not grade" and makes the trial an infra failure.
+   */
+  grade?(view: TrialView, ctx: GradeContext): MaybePromise<GradeOutput>
+  /** How long grade() may take, in seconds (default 600). */
+  readonly gradeTimeoutSeconds?: number
   teardown?(task: TaskSpec, env: EnvHandle): MaybePromise<void>
 }
+
+/** Handed to a benchmark's grade() by the engine. */
+export interface GradeContext {
+  /** Aborted when the run is cancelled or grading overruns its time limit: kill what the grader started. */
+  readonly signal: AbortSignal
+  /** Seconds grading may take before the engine gives up on it (an infra failure). */
+  readonly timeoutSeconds: number
+  /**
+   * Keeps a file of the trial in the bundle under `artifacts/` (e.g. the agent's `patch.diff`); returns its
+   * ArtifactRef, which the engine adds to the trial's result. Names are relative paths (ARTIFACT_PATH_INVALID).
+   */
+  saveArtifact(name: string, data: string | Uint8Array): Promise<ArtifactRef>
+  /** A line in the trial's warnings that does not fail it. */
+  warn(message: string): void
+}
+
+/** What grade() returns: a score like an evaluator's; the engine adds the id, kind and latency. */
+export type GradeOutput = EvaluatorOutput
 
 /** Everything an evaluator or policy checker may look at. */
 export interface TrialView {

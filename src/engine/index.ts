@@ -2,3 +2,20 @@ export { runTrial, type RunTrialOptions, type TrialReuse, type TrialRun } from '
 export { trialKeys, type TrialKeyInput, type TrialKeys } from './trial-keys.ts'
 export { classifyOutcome, type OutcomeInput } from './outcome.ts'
 export { isLimitTermination, type LimitTermination } from './limits.ts'
+export {
+  commandEnv,
+  runCommand,
+  MAX_TAIL_BYTES,
+  PASSED_ENV,
+  type CommandResult,
+  type RunCommandOptions,
+} from './run-command.ts'
+export {
+  DEFAULT_GRADE_TIMEOUT_SECONDS,
+  folderArtifacts,
+  gradeEvaluatorId,
+  tempArtifacts,
+  type GradeFn,
+  type TrialArtifacts,
+} from './grade.ts'
+export { removeStale, scratchRoot } from './scratch.ts'

@@ -1,6 +1,7 @@
 import {
   AgentEvalOpsError,
   ResourceLimits,
+  type ArtifactRef,
   RunnerInfo,
   TrialRecord,
   errorMessage,
@@ -22,6 +23,13 @@ import {
   type TrialView,
   type Usage,
 } from '../core/index.ts'
+import {
+  DEFAULT_GRADE_TIMEOUT_SECONDS,
+  gradeEvaluator,
+  tempArtifacts,
+  type GradeFn,
+  type TrialArtifacts,
+} from './grade.ts'
 import { runEvaluators, runPolicyCheckers } from './judge.ts'
 import { classifyOutcome } from './outcome.ts'
 import { runAgent } from './run-agent.ts'
@@ -37,6 +45,12 @@ export interface RunTrialOptions {
   trial: number
   runner: AgentRunner
   prepare?: ((task: TaskSpec) => MaybePromise<EnvHandle>) | undefined
+  /** The benchmark's own grading: a score `<benchmark>-grade` before the evaluators', workspace still present. */
+  grade?: GradeFn | undefined
+  /** Default DEFAULT_GRADE_TIMEOUT_SECONDS; overrunning it is an infra failure. */
+  gradeTimeoutSeconds?: number | undefined
+  /** Where the trial's artifacts (a grader's patch.diff) go; default a folder under the temp folder. */
+  artifacts?: TrialArtifacts | undefined
   teardown?: ((task: TaskSpec, env: EnvHandle) => MaybePromise<void>) | undefined
   evaluators?: readonly Evaluator[] | undefined
   policy?: readonly PolicyChecker[] | undefined
@@ -105,10 +119,22 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
   let scores: EvaluatorScore[] = []
   let verdicts: PolicyVerdict[] = []
   let harnessFailed = false
+  const saved: ArtifactRef[] = []
+  const grader = options.grade
+    ? gradeEvaluator({
+        benchmarkId: options.benchmark.id,
+        grade: options.grade,
+        timeoutSeconds: options.gradeTimeoutSeconds ?? DEFAULT_GRADE_TIMEOUT_SECONDS,
+        artifacts: options.artifacts ?? tempArtifacts(runId, task.id, trial),
+        saved,
+        warn,
+      })
+    : undefined
 
   // Evaluators and policy checkers over a finished agent run, their verdicts streamed into the trace.
   const judge = async (view: TrialView): Promise<void> => {
-    const evaluated = await runEvaluators(options.evaluators ?? [], view, {
+    const evaluators = grader ? [grader, ...(options.evaluators ?? [])] : (options.evaluators ?? [])
+    const evaluated = await runEvaluators(evaluators, view, {
       signal: options.signal ?? NEVER_ABORTED,
       modelCalls: options.modelCalls ?? passThroughGate,
       emit: (kind, payload, usage) =>
@@ -121,6 +147,8 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
     for (const v of verdicts) recorder.record('policy.verdict', { ...v })
     for (const failure of [...evaluated.failures, ...checked.failures]) warn(failure)
     harnessFailed = evaluated.failures.length > 0 || checked.failures.length > 0
+    // What the grader kept (the agent's diff) belongs to the trial's result, beside the runner's own artifacts.
+    if (saved.length > 0 && result) result = { ...result, artifacts: [...result.artifacts, ...saved] }
   }
 
   const reuse = options.reuse
@@ -215,6 +243,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
         runner,
         evaluators: options.evaluators,
         policy: options.policy,
+        grader: options.grade ? options.benchmark.version : undefined,
       }),
       reusedFrom: reuse ? { runId: reuse.from.runId, mode: reuse.mode } : null,
     }),

@@ -21,6 +21,8 @@ export interface TrialKeyInput {
   runner: RunnerInfo
   evaluators?: readonly Pick<Evaluator, 'id' | 'kind' | 'config'>[] | undefined
   policy?: readonly Pick<PolicyChecker, 'id' | 'config'>[] | undefined
+  /** The benchmark version whose grade() scores the trial, when it has one: a new grader re-scores. */
+  grader?: string | undefined
 }
 
 /** The keys a resumed run matches earlier trials by (see TrialRecord.keys). */
@@ -36,6 +38,8 @@ export function trialKeys(input: TrialKeyInput): TrialKeys {
     agent,
     evaluators: (input.evaluators ?? []).map((e) => ({ id: e.id, kind: e.kind, config: e.config ?? null })),
     policy: (input.policy ?? []).map((p) => ({ id: p.id, config: p.config ?? null })),
+    // Only when there is a grader, so the keys of benchmarks without one stay what earlier runs stored.
+    ...(input.grader === undefined ? {} : { grader: input.grader }),
   })
   return { agent, score }
 }

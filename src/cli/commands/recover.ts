@@ -1,6 +1,11 @@
 import { existsSync } from 'node:fs'
 import { basename, dirname, join, relative } from 'node:path'
-import { recordingsFile, removeStaging, unrecoveredStagings } from '../../../reporters/staging.ts'
+import {
+  artifactFiles,
+  recordingsFile,
+  removeStaging,
+  unrecoveredStagings,
+} from '../../../reporters/staging.ts'
 import { writeBundle } from '../../bundles/index.ts'
 import {
   AgentEvalOpsError,
@@ -80,7 +85,7 @@ async function recoverOne(dir: string, keep: boolean, io: CliIO): Promise<boolea
       traceEvents: eventsOf(staged),
       reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
       replayCommand: staged.header?.replayCommand ?? 'npx vitest run --project evals\n',
-      extraFiles: await recordingsFile(dir),
+      extraFiles: [...(await recordingsFile(dir)), ...(await artifactFiles(dir))],
     })
     const finished = staged.trials.filter((t) => t.finished).length
     io.out(

@@ -11,7 +11,7 @@ import {
 } from '../../core/index.ts'
 import { compileChecks, type CompiledCheck, type StateCheck } from './checks.ts'
 import { formatJsonPath, lookupJsonPath } from './json-path.ts'
-import { PASSED_ENV, runCommand, type CommandResult } from './run-command.ts'
+import { PASSED_ENV, runCommand, type CommandResult } from '../../engine/index.ts'
 import { MAX_READ_BYTES, readWorkspaceFile, realWorkspace, resolveInWorkspace } from './workspace.ts'
 
 export interface StateBasedOptions {

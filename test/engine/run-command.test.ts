@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { commandEnv, MAX_TAIL_BYTES, runCommand } from '../../../src/evaluators/state/run-command.ts'
-import { liveGroupMembers } from '../../support/process-group.ts'
+import { commandEnv, MAX_TAIL_BYTES, runCommand } from '../../src/engine/run-command.ts'
+import { liveGroupMembers } from '../support/process-group.ts'
 
 /** Waits (at most ~2 s) for the group to die: SIGKILL is delivered asynchronously. */
 async function groupGone(pgid: number): Promise<boolean> {

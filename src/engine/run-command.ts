@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
-import { errorMessage, OutputTail } from '../../core/index.ts'
+import { errorMessage, OutputTail } from '../core/index.ts'
 
 /** How much of each output stream is kept: the end is where a failing test runner says what failed. */
 export const MAX_TAIL_BYTES = 64 * 1024
