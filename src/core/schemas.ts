@@ -237,6 +237,11 @@ export const BenchmarkInfo = z.object({
   id: z.string().min(1),
   version: z.string(),
   datasetChecksum: z.string(),
+  /**
+   * How the run's tasks were chosen from the dataset (source file, ids, category, limit, shuffle seed, count), when
+   * the benchmark selects: two runs compare only over the same selection.
+   */
+  selection: JsonObject.optional(),
 })
 export type BenchmarkInfo = z.infer<typeof BenchmarkInfo>
 
