@@ -168,6 +168,7 @@ async function buildBundle(dir) {
         const event = (kind, body) => {
           const line = `${JSON.stringify({
             runId: RUN_ID,
+            benchmark: BENCHMARK.id,
             taskId,
             trial,
             step: step++,

@@ -1,11 +1,29 @@
 // The built-in adapters, by the ids a RunConfig names them with. They live here, at the edge, because the registry
 // mechanism (src/config) may not import the adapter families; options are snake_case as in YAML and validated
 // strictly, so a typo is a CONFIG_INVALID naming the adapter and the option.
+import { resolve } from 'node:path'
 import { z } from 'zod'
 import { mockRunner } from '../src/agents/index.ts'
-import { toyBenchmark, toyScripts } from '../src/benchmarks/index.ts'
+import {
+  DatasetOptions,
+  datasetBenchmark,
+  HarborOptions,
+  harborBenchmark,
+  harborNoopRunner,
+  harborOracleRunner,
+  HumanEvalOptions,
+  humanEvalBenchmark,
+  humanEvalEmptyRunner,
+  humanEvalOracleRunner,
+  humanEvalWeakRunner,
+  RepoOptions,
+  repoBenchmark,
+  toyBenchmark,
+  toyScripts,
+} from '../src/benchmarks/index.ts'
 import { AgentScript, JsonValue, ToolSpec } from '../src/core/index.ts'
 import { Registry, withOptions } from '../src/config/registry.ts'
+import type { AdapterContext } from '../src/config/index.ts'
 import {
   contains,
   exactMatch,
@@ -31,6 +49,11 @@ import { markdownReportGenerator } from '../src/reports/index.ts'
 import { statsScorer } from '../src/scorers/index.ts'
 
 const evaluatorId = z.string().min(1).optional()
+
+/** A path option of a RunConfig: relative to the config file's folder, as a reader of the YAML would expect. */
+function besideConfig(path: string, context: AdapterContext | undefined): string {
+  return resolve(context?.baseDir ?? process.cwd(), path)
+}
 
 /** Options objects without the keys left undefined: some factories reject an explicit undefined as a typo. */
 function definedOnly<T extends object>(value: T): Partial<T> {
@@ -68,6 +91,70 @@ export function registerBuiltinAdapters(registry: Registry): Registry {
     'benchmark',
     'toy',
     withOptions('benchmark', 'toy', z.strictObject({}), () => toyBenchmark()),
+  )
+  registry.register(
+    'benchmark',
+    'humaneval',
+    withOptions('benchmark', 'humaneval', HumanEvalOptions, (o, ctx) =>
+      humanEvalBenchmark({ ...o, path: besideConfig(o.path, ctx) }),
+    ),
+  )
+  registry.register(
+    'benchmark',
+    'repo',
+    withOptions('benchmark', 'repo', RepoOptions, (o, ctx) =>
+      repoBenchmark({
+        ...o,
+        path: besideConfig(o.path, ctx),
+        ...(o.scratch_dir === undefined ? {} : { scratch_dir: besideConfig(o.scratch_dir, ctx) }),
+      }),
+    ),
+  )
+  registry.register(
+    'benchmark',
+    'harbor',
+    withOptions('benchmark', 'harbor', HarborOptions, (o, ctx) =>
+      harborBenchmark({ ...o, path: besideConfig(o.path, ctx) }),
+    ),
+  )
+  registry.register(
+    'benchmark',
+    'dataset',
+    withOptions('benchmark', 'dataset', DatasetOptions, (o, ctx) =>
+      datasetBenchmark(o, ctx ? { baseDir: ctx.baseDir } : {}),
+    ),
+  )
+  // Harbor's reference runners: the task's own solution/solve.sh, and an agent that does nothing.
+  registry.register(
+    'runner',
+    'harbor-oracle',
+    withOptions('runner', 'harbor-oracle', z.strictObject({}), () => harborOracleRunner()),
+  )
+  registry.register(
+    'runner',
+    'noop',
+    withOptions('runner', 'noop', z.strictObject({}), () => harborNoopRunner()),
+  )
+  // HumanEval's reference runners, which test the grader: the canonical solutions, nothing, and a weak mix.
+  registry.register(
+    'runner',
+    'humaneval-oracle',
+    withOptions('runner', 'humaneval-oracle', z.strictObject({}), () => humanEvalOracleRunner()),
+  )
+  registry.register(
+    'runner',
+    'humaneval-empty',
+    withOptions('runner', 'humaneval-empty', z.strictObject({}), () => humanEvalEmptyRunner()),
+  )
+  registry.register(
+    'runner',
+    'humaneval-weak',
+    withOptions(
+      'runner',
+      'humaneval-weak',
+      z.strictObject({ solve_rate: z.number().min(0).max(1).optional(), seed: z.number().int().optional() }),
+      (o) => humanEvalWeakRunner(definedOnly({ solveRate: o.solve_rate, seed: o.seed })),
+    ),
   )
 
   // Evaluators

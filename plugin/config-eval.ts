@@ -108,7 +108,9 @@ async function plan(config: RunConfig, file: string): Promise<Plan> {
   // Env references are expanded right before each factory sees its options, never earlier: nothing else holds the
   // values.
   const create = <K extends AdapterKind>(kind: K, id: string, options: JsonObject, where: string) =>
-    registry.create(kind, id, expandEnvRefs(options, process.env, `${file} ${where}`) as JsonObject)
+    registry.create(kind, id, expandEnvRefs(options, process.env, `${file} ${where}`) as JsonObject, {
+      baseDir: dirname(file),
+    })
   const benchmark = create('benchmark', config.benchmark.id, config.benchmark.options, 'benchmark.options')
   const tasks = await listSelected(benchmark, config, file)
   if (tasks.length === 0) {

@@ -145,7 +145,7 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
           const recordings = recordingsFor(
             options.recordingsDir ?? join(dirname(file), '__recordings__', basename(file)),
           )
-          const modelCalls = recordings.gateFor({ taskId: task.id, trial })
+          const modelCalls = recordings.gateFor({ benchmark: info.id, taskId: task.id, trial })
           const runnerInfo = runner.runnerInfo()
           await stageBenchmark(traceRoot, { benchmark: info, runner: runnerInfo })
           const keys = trialKeys({
@@ -158,7 +158,11 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             grader: benchmark.grade ? info.version : undefined,
           })
           const artifactsDir = trialArtifactsDir(info.id, task.id, trial)
-          const reuse = await reuseFor(run.resume, { benchmarkId: info.id, taskId: task.id, trial, keys })
+          const reuse = await reuseFor(
+            run.resume,
+            { benchmarkId: info.id, taskId: task.id, trial, keys },
+            !(benchmark.prepare && benchmark.grade),
+          )
           const { record, events, result } = await runTrial({
             runId: run.runId,
             benchmark: info,

@@ -51,24 +51,19 @@ async function load(resume: ProvidedRun['resume']): Promise<Map<string, Earlier>
         hint: "Check it with 'agentevalops validate-bundle'; a damaged bundle is no record of what ran.",
       })
     }
-    // Events carry task and trial but not the benchmark: a task id two benchmarks share is left to run again.
-    const owners = new Map<string, number>()
-    for (const t of bundle.scores.trials)
-      owners.set(`${t.taskId}\u0000${t.trial}`, (owners.get(`${t.taskId}\u0000${t.trial}`) ?? 0) + 1)
+    // The reader gives the events of a bundle from before events named their benchmark the one of their trial.
     const events = new Map<string, TraceEvent[]>()
     for (const e of bundle.events) {
-      const k = `${e.taskId}\u0000${e.trial}`
+      const k = keyOf(e.benchmark ?? '', e.taskId, e.trial)
       let list = events.get(k)
       if (!list) events.set(k, (list = []))
       list.push(e)
     }
     for (const t of bundle.scores.trials) {
-      const k = `${t.taskId}\u0000${t.trial}`
-      if (NOT_REUSABLE.has(t.outcome) || owners.get(k) !== 1 || t.keys === null) continue
-      trials.set(keyOf(t.benchmark.id, t.taskId, t.trial), {
-        record: { ...t, runId },
-        events: events.get(k) ?? [],
-      })
+      const k = keyOf(t.benchmark.id, t.taskId, t.trial)
+      const own = events.get(k)
+      if (NOT_REUSABLE.has(t.outcome) || t.keys === null || !own) continue
+      trials.set(k, { record: { ...t, runId }, events: own })
     }
   }
   return trials
@@ -78,12 +73,19 @@ async function load(resume: ProvidedRun['resume']): Promise<Map<string, Earlier>
 export async function reuseFor(
   resume: ProvidedRun['resume'],
   trial: { benchmarkId: string; taskId: string; trial: number; keys: TrialKeys },
+  /**
+   * Whether the trial can be scored again without its workspace. A benchmark that grades the workspace the agent
+   * left (a repository's tests) cannot: the workspace went with the earlier run, so such a trial runs again.
+   */
+  rescorable = true,
 ): Promise<TrialReuse | undefined> {
   if (resume.length === 0) return undefined
   const earlier = (await earlierTrials(resume)).get(keyOf(trial.benchmarkId, trial.taskId, trial.trial))
   if (!earlier || earlier.record.keys?.agent !== trial.keys.agent) return undefined
+  const mode = earlier.record.keys.score === trial.keys.score ? 'record' : 'rescored'
+  if (mode === 'rescored' && !rescorable) return undefined
   return {
-    mode: earlier.record.keys.score === trial.keys.score ? 'record' : 'rescored',
+    mode,
     from: earlier.record,
     events: earlier.events,
   }

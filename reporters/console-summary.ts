@@ -31,9 +31,11 @@ export function consoleSummary(
 }
 
 function trialRows(trials: readonly ScoredTrial[]): string[] {
+  // Equal task ids in two benchmarks are different tasks: name the benchmark when a run has several.
+  const multiBenchmark = new Set(trials.map((t) => t.benchmark.id)).size > 1
   const listed = trials.length > MAX_ROWS ? trials.filter((t) => !t.passed) : trials
   const rows = listed.map((t) => [
-    `${t.taskId} #${t.trial}`,
+    `${multiBenchmark ? `${t.benchmark.id}/` : ''}${t.taskId} #${t.trial}`,
     t.outcome,
     t.result?.terminatedBy ?? '-',
     t.scores.length ? (t.scores.reduce((a, s) => a + s.score, 0) / t.scores.length).toFixed(2) : '-',

@@ -158,7 +158,7 @@ const benchmark = { id: 'toy', version: '1', datasetChecksum: sha }
 const runner = { name: 'mock-scripted', kind: 'mock', config: { script: [{ say: 'hi' }, null, 3] } }
 
 const metadata = {
-  schemaVersion: 2,
+  schemaVersion: 3,
   runId,
   status: 'complete',
   labels: { team: 'evals' },
@@ -234,13 +234,14 @@ const trialRecord = {
 
 const { runId: _trialRunId, ...scoredTrial } = trialRecord
 const scores = {
-  schemaVersion: 2,
+  schemaVersion: 3,
   trials: [scoredTrial],
   summary: summarizeTrials([TrialRecord.parse(trialRecord)], DEFAULT_SUMMARY_SETTINGS),
 }
 
 const event = {
   runId,
+  benchmark: 'toy',
   taskId: 't1',
   trial: 0,
   step: 1,
@@ -306,7 +307,7 @@ const cases: Case[] = [
     invalid: {
       'runId missing': variant(metadata, { runId: undefined }),
       'an unknown status': variant(metadata, { status: 'done' }),
-      'a newer schemaVersion': variant(metadata, { schemaVersion: 3 }),
+      'a newer schemaVersion': variant(metadata, { schemaVersion: 4 }),
       'shard index 0': variant(metadata, { 'shard.index': 0 }),
       'a label that is not a string': variant(metadata, { 'labels.n': 1 }),
       'a timestamp without offset': variant(metadata, { startedAt: '2025-01-01T00:00:00' }),
@@ -345,11 +346,13 @@ const cases: Case[] = [
         kind: 'agent.plan',
         payload: { text: 'first search', confidence: 0.5 },
       }),
+      'an event of format 1 or 2, which names no benchmark': variant(event, { benchmark: undefined }),
     },
     invalid: {
       'an unknown kind': variant(event, { kind: 'agent.dream' }),
       'a payload of another kind': variant(event, { kind: 'agent.final_answer' }),
       'a bad span id': variant(event, { spanId: 'xyz' }),
+      'an empty benchmark id': variant(event, { benchmark: '' }),
       'a negative step': variant(event, { step: -1 }),
       'a terminal event with an unknown reason': variant(event, {
         kind: 'agent.terminal',
@@ -363,7 +366,7 @@ const cases: Case[] = [
     valid: { 'one file': manifest, 'no files': variant(manifest, { files: [] }) },
     invalid: {
       'a short checksum': variant(manifest, { 'files.0.sha256': 'abc' }),
-      'a future format version': variant(manifest, { formatVersion: 3 }),
+      'a future format version': variant(manifest, { formatVersion: 4 }),
       'a negative size': variant(manifest, { 'files.0.size': -1 }),
       'files missing': variant(manifest, { files: undefined }),
     },
@@ -374,6 +377,7 @@ const cases: Case[] = [
     valid: {
       'an ok exchange': exchange,
       'a failed one': variant(exchange, { response: null, error: 'HTTP 500' }),
+      "one that names its trial's benchmark": variant(exchange, { benchmark: 'humaneval@weak' }),
     },
     invalid: {
       'a short key': variant(exchange, { key: 'abc' }),

@@ -1,1 +1,5 @@
 export * from './toy/index.ts'
+export * from './humaneval/index.ts'
+export * from './dataset/index.ts'
+export * from './repo/index.ts'
+export * from './harbor/index.ts'

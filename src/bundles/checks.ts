@@ -25,11 +25,13 @@ export const BUNDLE_CHECKS = {
   'run-ids': 'manifest, metadata, scores and every trace event name the same run',
   'trial-count': "metadata.json's trialCount is the number of trials in scores.json",
   'duplicate-trials': 'no trial appears twice in scores.json',
-  'trace-schema': 'every line of traces.jsonl is one JSON event of a known kind with a valid payload',
+  'trace-schema':
+    'each line of traces.jsonl is a JSON event of a known kind with a valid payload and (from format 3) a benchmark',
   'trace-order': "each trial's events are contiguous in traces.jsonl",
   'trace-steps': "each trial's steps start at 0 and strictly increase",
   'trace-terminal': 'each trial has exactly one agent.terminal event',
-  'trials-match-traces': 'every trial in scores.json has events, and every traced trial is in scores.json',
+  'trials-match-traces':
+    'every trial in scores.json has events, and every traced trial (benchmark, task, trial) is in scores.json',
   recordings: 'every line of recordings.jsonl is a recorded exchange of a trial in scores.json',
   'text-not-empty': 'report.md and replay_command.txt are not empty',
 } as const

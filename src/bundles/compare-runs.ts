@@ -1,4 +1,5 @@
 import { canonicalJson, type TraceEvent, type ScoredTrial } from '../core/index.ts'
+import { recordKey, TrialResolver, trialKeyString } from './layout.ts'
 
 export type ReplayVerdict = 'MATCH' | 'DIFFER' | 'CODE_CHANGED'
 
@@ -38,13 +39,14 @@ function behaviourOf(event: TraceEvent): string {
   return canonicalJson({ kind: event.kind, payload })
 }
 
-const keyOf = (t: { benchmark: { id: string } | string; taskId: string; trial: number }) =>
-  `${typeof t.benchmark === 'string' ? t.benchmark : t.benchmark.id}\u0000${t.taskId}\u0000${t.trial}`
+const keyOf = (t: ScoredTrial) => trialKeyString(recordKey(t))
 
-function groupEvents(events: readonly TraceEvent[]): Map<string, TraceEvent[]> {
+/** Each trial's events, by trial; an event that does not name its benchmark (format 1, 2) is its trial's. */
+function groupEvents(side: RunSide): Map<string, TraceEvent[]> {
+  const resolver = new TrialResolver(side.trials.map(recordKey))
   const byTrial = new Map<string, TraceEvent[]>()
-  for (const e of events) {
-    const key = `${e.taskId}\u0000${e.trial}`
+  for (const e of side.events) {
+    const key = trialKeyString(resolver.keyOf(e))
     const list = byTrial.get(key) ?? []
     list.push(e)
     byTrial.set(key, list)
@@ -80,8 +82,8 @@ function firstDifference(
  */
 export function compareRuns(original: RunSide, replayed: RunSide): TrialComparison[] {
   const replayedTrials = new Map(replayed.trials.map((t) => [keyOf(t), t]))
-  const originalEvents = groupEvents(original.events)
-  const replayedEvents = groupEvents(replayed.events)
+  const originalEvents = groupEvents(original)
+  const replayedEvents = groupEvents(replayed)
   const codeChanged =
     original.gitSha !== null && replayed.gitSha !== null && original.gitSha !== replayed.gitSha
   return original.trials.map((before) => {
@@ -92,8 +94,8 @@ export function compareRuns(original: RunSide, replayed: RunSide): TrialComparis
       reasons.push('the replay has no such trial')
     } else {
       const diff = firstDifference(
-        originalEvents.get(`${before.taskId}\u0000${before.trial}`) ?? [],
-        replayedEvents.get(`${after.taskId}\u0000${after.trial}`) ?? [],
+        originalEvents.get(keyOf(before)) ?? [],
+        replayedEvents.get(keyOf(after)) ?? [],
       )
       if (diff) {
         step = diff.step

@@ -5,6 +5,7 @@ import {
   RunMetadata,
   ScoresFile,
   ScoresFileV1,
+  ScoresFileV2,
   type ScoresRecords,
   type TraceEvent,
 } from '../core/index.ts'
@@ -17,6 +18,7 @@ import {
   MANIFEST_FILE,
   METADATA_FILE,
   newerVersionMessage,
+  recordKey,
   REPLAY_COMMAND_FILE,
   REPORT_MD_FILE,
   requiredFiles,
@@ -129,7 +131,12 @@ export async function inspectBundle(dir: string, options: InspectOptions = {}): 
   }
 
   const runId = result.metadata?.runId ?? result.scores?.runId ?? result.manifest?.runId
-  const traces = await readTraces(files, runId, result.scores, findings, result.events)
+  const formatVersion =
+    result.manifest?.formatVersion ??
+    result.metadata?.schemaVersion ??
+    result.scores?.schemaVersion ??
+    BUNDLE_FORMAT_VERSION
+  const traces = await readTraces(files, runId, result.scores, formatVersion, findings, result.events)
   result.eventCount = traces.eventCount
   for (const file of [REPORT_MD_FILE, REPLAY_COMMAND_FILE]) {
     const text = await files.readText(file)
@@ -186,10 +193,12 @@ function parseWith<T>(
 
 /**
  * scores.json of any format this SDK reads. Format 1 carried the run id (checked here against its trials) and
- * counts-only statistics, which readers recompute: its summary comes back null.
+ * counts-only statistics, which readers recompute: its summary comes back null. Format 2 is format 3's.
  */
 function parseScores(value: unknown, findings: FindingList): ScoresRecords | undefined {
-  if (declaredVersion(value, 'schemaVersion') === 1) {
+  const version = declaredVersion(value, 'schemaVersion')
+  if (version === 2) return parseWith(ScoresFileV2, value, SCORES_FILE, 'scores-schema', findings)
+  if (version === 1) {
     const v1 = parseWith(ScoresFileV1, value, SCORES_FILE, 'scores-schema', findings)
     if (!v1) return undefined
     v1.trials.forEach((trial, index) => {
@@ -197,7 +206,7 @@ function parseScores(value: unknown, findings: FindingList): ScoresRecords | und
         findings.add(
           'run-ids',
           SCORES_FILE,
-          `trials[${index}] (${describeTrial(trial)}) has runId ${quote(trial.runId)}, not the run's ${quote(v1.runId)}`,
+          `trials[${index}] (${describeTrial(recordKey(trial))}) has runId ${quote(trial.runId)}, not the run's ${quote(v1.runId)}`,
           { key: 'scores:trial-runId', label: 'trials with a foreign runId' },
         )
       }

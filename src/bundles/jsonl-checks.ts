@@ -1,8 +1,8 @@
 import { RecordedExchange, TraceEvent, type ScoresRecords } from '../core/index.ts'
 import type { BundleFiles } from './bundle-files.ts'
 import type { CheckName } from './checks.ts'
-import { quote, type FindingList } from './findings.ts'
-import { RECORDINGS_FILE, TRACES_FILE, trialKeyString } from './layout.ts'
+import type { FindingList } from './findings.ts'
+import { describeTrial, recordKey, RECORDINGS_FILE, TRACES_FILE, trialKeyString } from './layout.ts'
 import { formatBytes, MAX_LINE_BYTES } from './limits.ts'
 import type { Line } from './lines.ts'
 import { TraceChecker } from './trace-checks.ts'
@@ -56,16 +56,18 @@ export interface TraceReading {
 
 /**
  * Streams traces.jsonl through the schema and the trace rules. Events are kept only when `events` is given: a
- * validator needs none of them, so its memory does not grow with the trace.
+ * validator needs none of them, so its memory does not grow with the trace. A kept event of a format that did not
+ * name its benchmark gets the one its trial has, so that readers can look up every trial's events the same way.
  */
 export async function readTraces(
   files: BundleFiles,
   runId: string | undefined,
   scores: ScoresRecords | undefined,
+  formatVersion: number,
   findings: FindingList,
   events: TraceEvent[] | undefined,
 ): Promise<TraceReading> {
-  const checker = new TraceChecker(runId, findings, scores?.trials)
+  const checker = new TraceChecker(runId, findings, scores?.trials.map(recordKey), formatVersion)
   const invalid = { key: `${TRACES_FILE}:invalid`, label: 'invalid lines' }
   const visit = jsonLines(TRACES_FILE, 'trace-schema', findings, (value, where) => {
     const parsed = checkSchema(TraceEvent, value)
@@ -74,8 +76,8 @@ export async function readTraces(
       return
     }
     const event = parsed.data as TraceEvent
-    checker.add(event, where)
-    events?.push(event)
+    const benchmark = checker.add(event, where)
+    events?.push(event.benchmark === undefined && benchmark !== '' ? { ...event, benchmark } : event)
   })
   if (await files.readLines(TRACES_FILE, visit)) checker.finish()
   return { eventCount: checker.eventCount }
@@ -87,7 +89,10 @@ export async function readRecordings(
   scores: ScoresRecords | undefined,
   findings: FindingList,
 ): Promise<void> {
-  const trials = scores && new Set(scores.trials.map(trialKeyString))
+  const keys = scores?.trials.map(recordKey)
+  const trials = keys && new Set(keys.map(trialKeyString))
+  // A recording from before recordings named their benchmark answers the task's trial in any benchmark.
+  const anyBenchmark = keys && new Set(keys.map((k) => trialKeyString({ ...k, benchmark: '' })))
   const invalid = { key: `${RECORDINGS_FILE}:invalid`, label: 'invalid lines' }
   const visit = jsonLines(RECORDINGS_FILE, 'recordings', findings, (value, where) => {
     const parsed = checkSchema(RecordedExchange, value)
@@ -95,12 +100,14 @@ export async function readRecordings(
       findings.add('recordings', RECORDINGS_FILE, `${where}: ${parsed.problem}`, invalid)
       return
     }
-    const { taskId, trial } = parsed.data
-    if (trials && !trials.has(trialKeyString({ taskId, trial }))) {
+    const { benchmark, taskId, trial } = parsed.data
+    const key = { benchmark: benchmark ?? '', taskId, trial }
+    const known = benchmark === undefined ? anyBenchmark : trials
+    if (known && !known.has(trialKeyString(key))) {
       findings.add(
         'recordings',
         RECORDINGS_FILE,
-        `${where}: a recording of task ${quote(taskId)} trial ${trial}, which scores.json does not have`,
+        `${where}: a recording of ${describeTrial(key)}, which scores.json does not have`,
         { key: `${RECORDINGS_FILE}:unknown`, label: 'recordings of trials scores.json does not have' },
       )
     }

@@ -62,15 +62,51 @@ export function assertSafeRunId(runId: string): void {
   }
 }
 
+/** What names a trial: two benchmarks of a run may share task ids, so a task id and trial number alone do not. */
 export interface TrialKey {
+  /** The benchmark id; '' when unknown (see TrialResolver). */
+  benchmark: string
   taskId: string
   trial: number
 }
 
+export function recordKey(record: { benchmark: { id: string }; taskId: string; trial: number }): TrialKey {
+  return { benchmark: record.benchmark.id, taskId: record.taskId, trial: record.trial }
+}
+
 export function trialKeyString(key: TrialKey): string {
-  return `${key.taskId}\u0000${key.trial}`
+  return `${key.benchmark}\u0000${key.taskId}\u0000${key.trial}`
 }
 
 export function describeTrial(key: TrialKey): string {
-  return `task ${quote(key.taskId)} trial ${key.trial}`
+  const benchmark = key.benchmark === '' ? '' : ` (benchmark ${quote(key.benchmark)})`
+  return `task ${quote(key.taskId)} trial ${key.trial}${benchmark}`
+}
+
+/**
+ * The trial of an event, whose benchmark an event of format 1 or 2 does not name: that is then the one benchmark
+ * the scores have the task and trial in, or '' when none or several do (a bundle of those formats could not hold
+ * two benchmarks with a task id in common).
+ */
+export class TrialResolver {
+  private byTask: Map<string, string> | undefined
+
+  constructor(private readonly trials: readonly TrialKey[] | undefined) {}
+
+  keyOf(item: { benchmark?: string | undefined; taskId: string; trial: number }): TrialKey {
+    const benchmark = item.benchmark ?? this.onlyBenchmark(item.taskId, item.trial)
+    return { benchmark, taskId: item.taskId, trial: item.trial }
+  }
+
+  private onlyBenchmark(taskId: string, trial: number): string {
+    if (!this.byTask) {
+      this.byTask = new Map()
+      for (const t of this.trials ?? []) {
+        const key = `${t.taskId}\u0000${t.trial}`
+        const seen = this.byTask.get(key)
+        this.byTask.set(key, seen === undefined || seen === t.benchmark ? t.benchmark : '')
+      }
+    }
+    return this.byTask.get(`${taskId}\u0000${trial}`) ?? ''
+  }
 }

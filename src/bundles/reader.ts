@@ -15,6 +15,7 @@ export interface Bundle {
   metadata: RunMetadata
   /** `summary` is null for a format-1 bundle (recompute it from `trials` with a Scorer). */
   scores: ScoresRecords
+  /** In file order; an event of format 1 or 2, which did not name its benchmark, has its trial's. */
   events: TraceEvent[]
   report: string
   replayCommand: string

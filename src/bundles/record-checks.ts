@@ -1,6 +1,6 @@
 import type { RunMetadata, ScoresRecords } from '../core/index.ts'
 import { quote, type FindingList } from './findings.ts'
-import { describeTrial, METADATA_FILE, SCORES_FILE, trialKeyString } from './layout.ts'
+import { describeTrial, METADATA_FILE, recordKey, SCORES_FILE, trialKeyString } from './layout.ts'
 
 /** Consistency between metadata and scores: the same rules for a bundle being written and one being read. */
 export function checkRecords(
@@ -35,12 +35,12 @@ export function checkRecords(
   const seen = new Set<string>()
   scores.trials.forEach((trial, index) => {
     // Two benchmarks may share task ids, so a trial is only a duplicate within its own benchmark.
-    const key = `${trial.benchmark.id}\u0000${trialKeyString(trial)}`
+    const key = trialKeyString(recordKey(trial))
     if (seen.has(key)) {
       findings.add(
         'duplicate-trials',
         SCORES_FILE,
-        `trials[${index}]: ${describeTrial(trial)} appears more than once`,
+        `trials[${index}]: ${describeTrial(recordKey(trial))} appears more than once`,
         {
           key: 'scores:duplicate',
           label: 'duplicate trials',

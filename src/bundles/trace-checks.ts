@@ -1,7 +1,7 @@
-import { sha256, type TraceEvent } from '../core/index.ts'
+import { BUNDLE_FORMAT_VERSION, sha256, type TraceEvent } from '../core/index.ts'
 import type { CheckName } from './checks.ts'
 import { quote, type FindingList } from './findings.ts'
-import { describeTrial, TRACES_FILE, trialKeyString, type TrialKey } from './layout.ts'
+import { describeTrial, TRACES_FILE, TrialResolver, trialKeyString, type TrialKey } from './layout.ts'
 
 interface TrialTrace extends TrialKey {
   lastStep: number
@@ -11,42 +11,60 @@ interface TrialTrace extends TrialKey {
 
 /** Trials outside the expected list that are followed individually; the events of any more are only counted. */
 const MAX_UNEXPECTED_TRIALS = 100_000
-/** Longer task ids are keyed by their hash, so that a hostile trace cannot make each key megabytes long. */
+/** Longer ids are keyed by their hash, so that a hostile trace cannot make each key megabytes long. */
 const MAX_KEY_CHARS = 256
 
 /**
  * The consistency rules for a trace stream, checked one event at a time so that neither the writer nor the
  * validator has to hold a whole trace in memory: one run id, each trial's events together, steps strictly
  * increasing from 0 within a trial, and (at the end) exactly one terminal event for every trial the scores know.
- * Order between trials is the writer's caller's choice (the reporter orders by benchmark, task, trial), so only
- * contiguity is checked. Memory is bounded by the expected trials plus MAX_UNEXPECTED_TRIALS.
+ * A trial is (benchmark, task, trial). Order between trials is the writer's caller's choice (the reporter orders by
+ * benchmark, task, trial), so only contiguity is checked. Memory is bounded by the expected trials plus
+ * MAX_UNEXPECTED_TRIALS.
  */
 export class TraceChecker {
   private readonly trials = new Map<string, TrialTrace>()
   private readonly expected: Map<string, TrialKey> | undefined
+  private readonly resolver: TrialResolver
   private current: TrialTrace | undefined
   private currentKey: string | undefined
   private unexpected = 0
   private untrackedEvents = 0
   private count = 0
 
-  /** `expected` is the scores' list of trials, or undefined when scores.json could not be read. */
+  /**
+   * `expected` is the scores' list of trials, or undefined when scores.json could not be read. `formatVersion` is
+   * the bundle's: events name their benchmark from format 3 on.
+   */
   constructor(
     private readonly runId: string | undefined,
     private readonly findings: FindingList,
     expected: readonly TrialKey[] | undefined,
+    private readonly formatVersion = BUNDLE_FORMAT_VERSION,
     private readonly file = TRACES_FILE,
   ) {
     this.expected = expected && new Map(expected.map((key) => [trackingKey(key), key]))
+    this.resolver = new TrialResolver(expected)
   }
 
   get eventCount(): number {
     return this.count
   }
 
-  /** `where` locates the event for a reader of the finding, e.g. "line 12". */
-  add(event: TraceEvent, where: string): void {
+  /**
+   * `where` locates the event for a reader of the finding, e.g. "line 12". Returns the event's benchmark: its own,
+   * or for an event of a format that did not name it, the one the scores have its task in ('' when unknown).
+   */
+  add(event: TraceEvent, where: string): string {
     this.count += 1
+    if (event.benchmark === undefined && this.formatVersion >= 3) {
+      this.report(
+        'trace-schema',
+        `${where}: the event names no benchmark (every event does from format 3 on)`,
+        'benchmark',
+        'events without a benchmark',
+      )
+    }
     if (this.runId !== undefined && event.runId !== this.runId) {
       this.report(
         'run-ids',
@@ -55,8 +73,9 @@ export class TraceChecker {
         'events with a foreign runId',
       )
     }
-    const trial = this.enter(event, where)
-    if (!trial) return
+    const key = this.resolver.keyOf(event)
+    const trial = this.enter(key, where)
+    if (!trial) return key.benchmark
     trial.events += 1
     if (event.kind === 'agent.terminal') trial.terminals += 1
     if (trial.lastStep === -1 && event.step !== 0) {
@@ -75,6 +94,7 @@ export class TraceChecker {
       )
     }
     trial.lastStep = Math.max(trial.lastStep, event.step)
+    return key.benchmark
   }
 
   finish(): void {
@@ -119,8 +139,8 @@ export class TraceChecker {
     }
   }
 
-  /** The trial the event belongs to, or undefined when it is one too many to follow. */
-  private enter(event: TraceEvent, where: string): TrialTrace | undefined {
+  /** The trial of an event, or undefined when it is one too many to follow. */
+  private enter(event: TrialKey, where: string): TrialTrace | undefined {
     const key = trackingKey(event)
     if (this.current && this.currentKey === key) return this.current
     let trial = this.trials.get(key)
@@ -138,7 +158,14 @@ export class TraceChecker {
         return undefined
       }
       if (!isExpected) this.unexpected += 1
-      trial = { taskId: shorten(event.taskId), trial: event.trial, lastStep: -1, terminals: 0, events: 0 }
+      trial = {
+        benchmark: shorten(event.benchmark),
+        taskId: shorten(event.taskId),
+        trial: event.trial,
+        lastStep: -1,
+        terminals: 0,
+        events: 0,
+      }
       this.trials.set(key, trial)
     }
     this.current = trial
@@ -152,10 +179,17 @@ export class TraceChecker {
 }
 
 function trackingKey(key: TrialKey): string {
-  if (key.taskId.length <= MAX_KEY_CHARS) return trialKeyString(key)
-  return trialKeyString({ taskId: `\u0000sha256:${sha256(key.taskId)}`, trial: key.trial })
+  return trialKeyString({
+    benchmark: hashLong(key.benchmark),
+    taskId: hashLong(key.taskId),
+    trial: key.trial,
+  })
 }
 
-function shorten(taskId: string): string {
-  return taskId.length <= MAX_KEY_CHARS ? taskId : taskId.slice(0, MAX_KEY_CHARS)
+function hashLong(id: string): string {
+  return id.length <= MAX_KEY_CHARS ? id : `\u0000sha256:${sha256(id)}`
+}
+
+function shorten(id: string): string {
+  return id.length <= MAX_KEY_CHARS ? id : id.slice(0, MAX_KEY_CHARS)
 }

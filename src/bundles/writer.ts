@@ -20,6 +20,7 @@ import {
   isSafeRelativePath,
   MANIFEST_FILE,
   METADATA_FILE,
+  recordKey,
   REPLAY_COMMAND_FILE,
   REPORT_MD_FILE,
   RESERVED_FILES,
@@ -124,7 +125,7 @@ function validateRecords(input: WriteBundleInput): { metadata: RunMetadata; scor
       findings.add(
         'run-ids',
         SCORES_FILE,
-        `trials[${index}] (${describeTrial(trial)}) has runId ${JSON.stringify(trial.runId)}, not the run's ${JSON.stringify(input.metadata.runId)}`,
+        `trials[${index}] (${describeTrial(recordKey(trial))}) has runId ${JSON.stringify(trial.runId)}, not the run's ${JSON.stringify(input.metadata.runId)}`,
         { key: 'scores:trial-runId', label: 'trials with a foreign runId' },
       )
     }
@@ -166,7 +167,7 @@ async function writeTraces(
   scores: ScoresFile,
 ): Promise<FileDigest> {
   const findings = new FindingList()
-  const checker = new TraceChecker(runId, findings, scores.trials)
+  const checker = new TraceChecker(runId, findings, scores.trials.map(recordKey))
   const invalid = { key: 'schema', label: 'invalid events' }
   const writer = await DurableFileWriter.create(target)
   try {

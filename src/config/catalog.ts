@@ -13,15 +13,21 @@ import type { JsonObject } from '../core/index.ts'
 export const ADAPTER_KINDS = ['runner', 'benchmark', 'evaluator', 'policy', 'scorer', 'reporter'] as const
 export type AdapterKind = (typeof ADAPTER_KINDS)[number]
 
+/** Where an adapter is created from, for options that name files. */
+export interface AdapterContext {
+  /** The folder of the RunConfig that names the adapter: its relative paths resolve against it. */
+  baseDir: string
+}
+
 /** What an id resolves to: a factory that takes the config's `options` for that adapter. */
 export interface AdapterFactories {
-  runner: (options: JsonObject) => AgentRunner
-  benchmark: (options: JsonObject) => BenchmarkAdapter
-  evaluator: (options: JsonObject) => Evaluator
-  policy: (options: JsonObject) => PolicyChecker
-  scorer: (options: JsonObject) => Scorer
+  runner: (options: JsonObject, context?: AdapterContext) => AgentRunner
+  benchmark: (options: JsonObject, context?: AdapterContext) => BenchmarkAdapter
+  evaluator: (options: JsonObject, context?: AdapterContext) => Evaluator
+  policy: (options: JsonObject, context?: AdapterContext) => PolicyChecker
+  scorer: (options: JsonObject, context?: AdapterContext) => Scorer
   /** A report generator: `format` is the file it writes (e.g. `report.md`), `render` its whole text. */
-  reporter: (options: JsonObject) => ReportGenerator<ReportInput>
+  reporter: (options: JsonObject, context?: AdapterContext) => ReportGenerator<ReportInput>
 }
 
 /** Where an adapter came from: built in, or the npm package that provided it. */

@@ -9,6 +9,7 @@ import {
 import {
   ADAPTER_KINDS,
   type AdapterCatalog,
+  type AdapterContext,
   type AdapterFactories,
   type AdapterKind,
   type AdapterSource,
@@ -36,7 +37,7 @@ export type PackageStatus =
   { state: 'loaded'; version: string } | { state: 'failed'; reason: string } | { state: 'not-installed' }
 
 interface Entry extends RegistryEntry {
-  factory: (options: JsonObject) => unknown
+  factory: (options: JsonObject, context?: AdapterContext) => unknown
 }
 
 /** Ids are what configs write: no spaces, may be namespaced by their package (`@acme/tools:grader`). */
@@ -153,7 +154,12 @@ export class Registry implements AdapterCatalog {
    * Builds an adapter from its config options. Unknown id → CONFIG_INVALID listing the known ids and a hint; a
    * factory that throws or returns something that is not that kind of adapter → CONFIG_INVALID naming its source.
    */
-  create<K extends AdapterKind>(kind: K, id: string, options: JsonObject = {}): AdapterOf<K> {
+  create<K extends AdapterKind>(
+    kind: K,
+    id: string,
+    options: JsonObject = {},
+    context?: AdapterContext,
+  ): AdapterOf<K> {
     const entry = this.entries_.get(keyOf(kind, id))
     if (!entry) {
       const known = this.ids(kind)
@@ -166,7 +172,7 @@ export class Registry implements AdapterCatalog {
     const from = describeSource(entry.source)
     let adapter: unknown
     try {
-      adapter = entry.factory(options)
+      adapter = entry.factory(options, context)
     } catch (e) {
       if (isAgentEvalOpsError(e)) throw e
       throw new AgentEvalOpsError(
@@ -362,9 +368,9 @@ export function withOptions<K extends AdapterKind, S extends z.ZodObject>(
   kind: K,
   id: string,
   schema: S,
-  build: (options: z.output<S>) => AdapterOf<K>,
-): (options: JsonObject) => AdapterOf<K> {
-  return (options) => build(parseAdapterOptions(kind, id, schema, options))
+  build: (options: z.output<S>, context?: AdapterContext) => AdapterOf<K>,
+): (options: JsonObject, context?: AdapterContext) => AdapterOf<K> {
+  return (options, context) => build(parseAdapterOptions(kind, id, schema, options), context)
 }
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {

@@ -1,8 +1,11 @@
 import { z } from 'zod'
 import { JsonObject, JsonValue } from './json.ts'
 
-/** Bundle format version written by this SDK. Readers accept every version up to this one. */
-export const BUNDLE_FORMAT_VERSION = 2
+/**
+ * Bundle format version written by this SDK. Readers accept every version up to this one. 2: ids out of scores.json;
+ * 3: trace events name their benchmark.
+ */
+export const BUNDLE_FORMAT_VERSION = 3
 
 const nonNegative = z.number().finite().nonnegative()
 const count = z.number().int().nonnegative()
@@ -131,6 +134,11 @@ export type TracePayload<K extends TraceEventKind> = z.infer<(typeof TracePayloa
 
 const TraceEventBase = z.object({
   runId: z.string().min(1),
+  /**
+   * The benchmark id: two benchmarks of a run may share task ids, so a trial is (benchmark, taskId, trial). Written
+   * from format 3 on; events of format 1 and 2 bundles have none and belong to the one benchmark with their task.
+   */
+  benchmark: z.string().min(1).optional(),
   taskId: z.string().min(1),
   trial: count,
   /** Monotonic within one trial, from 0. Evaluator citations point at these numbers. */
@@ -308,7 +316,7 @@ export const RunStatus = z.enum(['complete', 'interrupted', 'partial-shard'])
 export type RunStatus = z.infer<typeof RunStatus>
 
 export const RunMetadata = z.object({
-  /** Format 1 and 2 metadata are alike; the number follows the bundle's format. */
+  /** Metadata of formats 1 to 3 is alike; the number follows the bundle's format. */
   schemaVersion: z.number().int().min(1).max(BUNDLE_FORMAT_VERSION),
   runId: z.string().min(1),
   status: RunStatus,
@@ -355,6 +363,11 @@ export type Manifest = z.infer<typeof Manifest>
  */
 export const RecordedExchange = z.object({
   v: z.literal(1),
+  /**
+   * The benchmark id, since two benchmarks of an eval file may share task ids (and cassettes). Recordings made
+   * before it was kept have none and answer the task's trials in any benchmark.
+   */
+  benchmark: z.string().min(1).optional(),
   taskId: z.string().min(1),
   trial: count,
   /** sha256 of the normalised request. */

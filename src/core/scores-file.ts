@@ -16,6 +16,9 @@ export const ScoresFile = z.object({
 })
 export type ScoresFile = z.infer<typeof ScoresFile>
 
+/** scores.json of format 2, which is format 3's: that format changed only the trace events. */
+export const ScoresFileV2 = ScoresFile.extend({ schemaVersion: z.literal(2) })
+
 /** scores.json of format 1: the run id at the top and in every trial, and counts-only statistics. */
 export const ScoresFileV1 = z.object({
   schemaVersion: z.literal(1),

@@ -44,11 +44,17 @@ export function folderArtifacts(root: string, prefix: string = root): TrialArtif
 }
 
 /** Outside a run that keeps them (a direct runTrial call), a trial's artifacts go to the temp folder. */
-export function tempArtifacts(runId: string, taskId: string, trial: number): TrialArtifacts {
+export function tempArtifacts(
+  runId: string,
+  benchmarkId: string,
+  taskId: string,
+  trial: number,
+): TrialArtifacts {
   const root = join(
     tmpdir(),
     'agentevalops-artifacts',
     safeFileStem(runId),
+    safeFileStem(benchmarkId),
     `${safeFileStem(taskId)}.t${trial}`,
   )
   return folderArtifacts(root)

@@ -26,6 +26,10 @@ export interface RunCommandOptions {
   signal?: AbortSignal
   /** Defaults to commandEnv(). */
   env?: Record<string, string>
+  /** How much of each stream's end is kept (default MAX_TAIL_BYTES): a test runner's report may need more. */
+  maxTailBytes?: number
+  /** Written to the command's stdin, which is then closed; default: stdin is /dev/null. */
+  stdin?: string
 }
 
 export interface CommandResult {
@@ -52,8 +56,8 @@ export interface CommandResult {
  */
 export function runCommand(argv: readonly string[], options: RunCommandOptions): Promise<CommandResult> {
   const started = performance.now()
-  const stdout = new OutputTail(MAX_TAIL_BYTES)
-  const stderr = new OutputTail(MAX_TAIL_BYTES)
+  const stdout = new OutputTail(options.maxTailBytes ?? MAX_TAIL_BYTES)
+  const stderr = new OutputTail(options.maxTailBytes ?? MAX_TAIL_BYTES)
   const [file, ...args] = argv
   const base = (pid: number | undefined) => ({
     pid,
@@ -83,7 +87,7 @@ export function runCommand(argv: readonly string[], options: RunCommandOptions):
         env: options.env ?? commandEnv(),
         shell: false,
         detached: true,
-        stdio: ['ignore', 'pipe', 'pipe'],
+        stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
       })
     } catch (e) {
       // Invalid arguments throw synchronously; a missing binary arrives later as an 'error' event.
@@ -134,6 +138,11 @@ export function runCommand(argv: readonly string[], options: RunCommandOptions):
     const timer = setTimeout(() => stop('timeout'), options.timeoutMs)
     options.signal?.addEventListener('abort', onAbort, { once: true })
 
+    if (options.stdin !== undefined && child.stdin) {
+      // A command that exits without reading its input closes the pipe: EPIPE then is no error of ours.
+      child.stdin.on('error', () => undefined)
+      child.stdin.end(options.stdin)
+    }
     child.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk))
     child.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk))
     child.on('error', (e: NodeJS.ErrnoException) => {

@@ -110,7 +110,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
   }
   const runner = describeRunner(options.runner, warn)
   const recorder = new TraceRecorder(
-    { runId, taskId: task.id, trial },
+    { runId, benchmark: options.benchmark.id, taskId: task.id, trial },
     options.traceStore.open({ taskId: task.id, trial }),
     redactor,
   )
@@ -125,7 +125,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
         benchmarkId: options.benchmark.id,
         grade: options.grade,
         timeoutSeconds: options.gradeTimeoutSeconds ?? DEFAULT_GRADE_TIMEOUT_SECONDS,
-        artifacts: options.artifacts ?? tempArtifacts(runId, task.id, trial),
+        artifacts: options.artifacts ?? tempArtifacts(runId, options.benchmark.id, task.id, trial),
         saved,
         warn,
       })

@@ -9,6 +9,8 @@ import {
 
 export interface TrialIds {
   runId: string
+  /** The benchmark id: task ids are unique within a benchmark only. */
+  benchmark: string
   taskId: string
   trial: number
 }
@@ -42,6 +44,7 @@ export class TraceRecorder {
   ): TraceEvent {
     const event = {
       runId: this.ids.runId,
+      benchmark: this.ids.benchmark,
       taskId: this.ids.taskId,
       trial: this.ids.trial,
       step: this.events.length,
@@ -55,9 +58,13 @@ export class TraceRecorder {
     return this.keep(event)
   }
 
-  /** Takes an event of an earlier run's trace as it was, but for its run id and step number (resume). */
+  /**
+   * Takes an event of an earlier run's trace as it was, but for its run id and step number (resume), and its
+   * benchmark, which an event of an older bundle does not name.
+   */
   copy(event: TraceEvent): TraceEvent {
-    return this.keep({ ...event, runId: this.ids.runId, step: this.events.length })
+    const { runId, benchmark } = this.ids
+    return this.keep({ ...event, runId, benchmark, step: this.events.length })
   }
 
   private keep(event: TraceEvent): TraceEvent {

@@ -43,9 +43,17 @@ interface Cassette {
   writes: Promise<void>
 }
 
+/** Where a trial's calls are recorded: `benchmark` is left out only by a caller that runs no benchmark. */
+export interface RecordingTrial {
+  benchmark?: string | undefined
+  taskId: string
+  trial: number
+}
+
 /**
  * Record and replay of the model calls of one eval file's trials. Each trial gets a gate
- * (`gateFor`) that keys its calls by (trial, normalised request, ordinal) in the task's cassette.
+ * (`gateFor`) that keys its calls by (benchmark, trial, normalised request, ordinal) in the task's cassette, which
+ * the benchmarks of the file that share the task id share.
  */
 export class RecordingSession {
   private readonly cassettes = new Map<string, Cassette>()
@@ -63,7 +71,7 @@ export class RecordingSession {
   }
 
   /** The trial's gate, and the exchanges it replayed or recorded (for the bundle's recordings.jsonl). */
-  gateFor(ids: { taskId: string; trial: number }): TrialGate {
+  gateFor(ids: RecordingTrial): TrialGate {
     const used: RecordingEntry[] = []
     if (this.options.mode === 'off')
       return { exchange: (request, call) => passThroughGate.exchange(request, call), used }
@@ -77,22 +85,25 @@ export class RecordingSession {
         const ordinal = ordinals.get(key) ?? 0
         ordinals.set(key, ordinal + 1)
         const { entry, ...result } = await this.exchange({ ...ids, key, ordinal, request: normalized }, call)
-        used.push(entry)
+        used.push(stamped(entry, ids.benchmark))
         return result
       },
     }
   }
 
   private async exchange(
-    at: { taskId: string; trial: number; key: string; ordinal: number; request: JsonObject },
+    at: RecordingTrial & { key: string; ordinal: number; request: JsonObject },
     call: () => Promise<ModelExchange>,
   ): Promise<ModelExchange & { replayed: boolean; entry: RecordingEntry }> {
     const { mode, ci } = this.options
     const cassette = this.cassette(at.taskId)
     if (mode !== 'record') {
-      const recorded = (await cassette.loaded).find(
+      const same = (await cassette.loaded).filter(
         (e) => e.trial === at.trial && e.key === at.key && e.ordinal === at.ordinal,
       )
+      // A recording without a benchmark predates them: it answers the task's trial in whichever benchmark asks.
+      const recorded =
+        same.find((e) => e.benchmark === at.benchmark) ?? same.find((e) => e.benchmark === undefined)
       if (recorded) {
         const { response, attempts } = recorded
         return { response, attempts, ...errorOf(recorded), replayed: true, entry: recorded }
@@ -148,19 +159,22 @@ export class RecordingSession {
   }
 
   private async missing(
-    at: { taskId: string; trial: number; ordinal: number; request: JsonObject },
+    at: RecordingTrial & { ordinal: number; request: JsonObject },
     cassette: Cassette,
     becauseCi: boolean,
   ): Promise<AgentEvalOpsError> {
     const entries = await cassette.loaded
-    const sameTrial = entries.filter((e) => e.trial === at.trial)
+    const sameTrial = entries.filter(
+      (e) => e.trial === at.trial && (e.benchmark === undefined || e.benchmark === at.benchmark),
+    )
     const candidates = sameTrial.length > 0 ? sameTrial : entries
     let closest: { entry: RecordingEntry; diff: string[] } | undefined
     for (const entry of candidates) {
       const diff = describeDiff(jsonDiff(entry.request, at.request, 50))
       if (!closest || diff.length < closest.diff.length) closest = { entry, diff }
     }
-    const what = `task ${JSON.stringify(at.taskId)} trial ${at.trial}: no recorded model call matches this request (${JSON.stringify(at.request.model ?? '?')}, call #${at.ordinal + 1} of its kind)`
+    const of = at.benchmark === undefined ? '' : ` (benchmark ${JSON.stringify(at.benchmark)})`
+    const what = `task ${JSON.stringify(at.taskId)} trial ${at.trial}${of}: no recorded model call matches this request (${JSON.stringify(at.request.model ?? '?')}, call #${at.ordinal + 1} of its kind)`
     const near = closest
       ? `; the closest recorded request (${cassette.path}, trial ${closest.entry.trial}) differs at:\n  ${closest.diff.slice(0, 8).join('\n  ')}`
       : `; ${cassette.path} has no recording for this task`
@@ -171,11 +185,24 @@ export class RecordingSession {
   }
 }
 
+/** A recording from before recordings named their benchmark, as the trial it answered used it: with its benchmark. */
+function stamped(entry: RecordingEntry, benchmark: string | undefined): RecordingEntry {
+  if (entry.benchmark !== undefined || benchmark === undefined) return entry
+  const { v, ...rest } = entry
+  return { v, benchmark, ...rest }
+}
+
 function errorOf(x: { error?: string | undefined }): { error?: string } {
   return x.error === undefined ? {} : { error: x.error }
 }
 
 /** Stable file content whatever order concurrent trials finished in. */
 function sorted(entries: readonly RecordingEntry[]): RecordingEntry[] {
-  return [...entries].sort((a, b) => a.trial - b.trial || a.key.localeCompare(b.key) || a.ordinal - b.ordinal)
+  return [...entries].sort(
+    (a, b) =>
+      (a.benchmark ?? '').localeCompare(b.benchmark ?? '') ||
+      a.trial - b.trial ||
+      a.key.localeCompare(b.key) ||
+      a.ordinal - b.ordinal,
+  )
 }

@@ -161,6 +161,6 @@ describe('toy benchmark: scripts', () => {
   })
 
   it('exports the limits the scenarios were written against', () => {
-    expect(toyLimits).toEqual({ maxTokens: 5000, maxCostUsd: 0.5, maxWallSeconds: 1, maxTurns: 12 })
+    expect(toyLimits).toEqual({ maxTokens: 5000, maxCostUsd: 0.5, maxWallSeconds: 3, maxTurns: 12 })
   })
 })

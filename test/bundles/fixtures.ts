@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import {
   BUNDLE_FORMAT_VERSION,
+  type BenchmarkInfo,
   type RunMetadata,
   type RunSummary,
   type ScoredTrial,
@@ -14,7 +15,11 @@ import { DEFAULT_SUMMARY_SETTINGS, summarizeTrials } from '../../src/scorers/ind
 
 /** Small, valid records for bundle, report and CLI tests: 3 tasks × 2 trials, one failed, one policy violation. */
 export const RUN_ID = '0190f5a0-1c2d-7e3f-8a4b-5c6d7e8f9a0b'
-const BENCHMARK = { id: 'toy', version: '1.0.0', datasetChecksum: 'a'.repeat(64) }
+export const FIXTURE_BENCHMARK: BenchmarkInfo = {
+  id: 'toy',
+  version: '1.0.0',
+  datasetChecksum: 'a'.repeat(64),
+}
 const RUNNER = { name: 'mock-scripted', kind: 'mock', config: {} }
 const TS = '2025-01-02T03:04:05.000Z'
 
@@ -22,6 +27,8 @@ export interface FixtureOptions {
   runId?: string
   tasks?: readonly string[]
   trials?: number
+  /** Default FIXTURE_BENCHMARK; for makeMetadata, every benchmark of the run. */
+  benchmarks?: readonly BenchmarkInfo[]
 }
 
 export function taskIds(options: FixtureOptions = {}): readonly string[] {
@@ -31,59 +38,61 @@ export function taskIds(options: FixtureOptions = {}): readonly string[] {
 export function makeTrials(options: FixtureOptions = {}): TrialRecord[] {
   const runId = options.runId ?? RUN_ID
   const records: TrialRecord[] = []
-  for (const taskId of taskIds(options)) {
-    for (let trial = 0; trial < (options.trials ?? 2); trial++) {
-      const failed = taskId === 'task-2' && trial === 1
-      const violated = taskId === 'task-1' && trial === 1
-      records.push({
-        runId,
-        benchmark: BENCHMARK,
-        taskId,
-        taskChecksum: 'b'.repeat(64),
-        trial,
-        outcome: failed ? 'failed' : violated ? 'policy_violation' : 'passed',
-        passed: !failed && !violated,
-        result: {
-          success: !failed,
-          finalAnswer: failed ? '5' : '4',
-          artifacts: [],
-          error: null,
-          totalCostUsd: 0.0125,
-          totalTokens: 120,
-          turns: 2,
-          wallSeconds: 1.5,
-          terminatedBy: 'completed',
-        },
-        scores: [
-          {
-            evaluatorId: 'exact-match',
-            kind: 'deterministic',
-            score: failed ? 0 : 1,
-            passed: !failed,
-            costUsd: 0,
-            latencyMs: 1,
-            explanation: failed ? 'expected "4", got "5"' : 'exact match',
-            citations: [4],
-            findings: [],
+  for (const benchmark of options.benchmarks ?? [FIXTURE_BENCHMARK]) {
+    for (const taskId of taskIds(options)) {
+      for (let trial = 0; trial < (options.trials ?? 2); trial++) {
+        const failed = taskId === 'task-2' && trial === 1
+        const violated = taskId === 'task-1' && trial === 1
+        records.push({
+          runId,
+          benchmark,
+          taskId,
+          taskChecksum: 'b'.repeat(64),
+          trial,
+          outcome: failed ? 'failed' : violated ? 'policy_violation' : 'passed',
+          passed: !failed && !violated,
+          result: {
+            success: !failed,
+            finalAnswer: failed ? '5' : '4',
+            artifacts: [],
             error: null,
+            totalCostUsd: 0.0125,
+            totalTokens: 120,
+            turns: 2,
+            wallSeconds: 1.5,
+            terminatedBy: 'completed',
           },
-        ],
-        verdicts: [
-          {
-            checkerId: 'tool-policy',
-            verdict: violated ? 'FAIL' : 'PASS',
-            findings: violated ? [{ message: 'tool rm is denied', severity: 'FAIL', citations: [2] }] : [],
-          },
-        ],
-        usage: { tokens: 120, costUsd: 0.0125, wallSeconds: 1.5, turns: 2 },
-        runner: RUNNER,
-        tracePath: `traces/${taskId}.t${trial}.jsonl`,
-        eventCount: 7,
-        warnings: [],
-        labels: { category: taskId === 'task-0' ? 'arithmetic' : 'tools' },
-        keys: null,
-        reusedFrom: null,
-      })
+          scores: [
+            {
+              evaluatorId: 'exact-match',
+              kind: 'deterministic',
+              score: failed ? 0 : 1,
+              passed: !failed,
+              costUsd: 0,
+              latencyMs: 1,
+              explanation: failed ? 'expected "4", got "5"' : 'exact match',
+              citations: [4],
+              findings: [],
+              error: null,
+            },
+          ],
+          verdicts: [
+            {
+              checkerId: 'tool-policy',
+              verdict: violated ? 'FAIL' : 'PASS',
+              findings: violated ? [{ message: 'tool rm is denied', severity: 'FAIL', citations: [2] }] : [],
+            },
+          ],
+          usage: { tokens: 120, costUsd: 0.0125, wallSeconds: 1.5, turns: 2 },
+          runner: RUNNER,
+          tracePath: `traces/${benchmark.id}/${taskId}.t${trial}.jsonl`,
+          eventCount: 7,
+          warnings: [],
+          labels: { category: taskId === 'task-0' ? 'arithmetic' : 'tools' },
+          keys: null,
+          reusedFrom: null,
+        })
+      }
     }
   }
   return records
@@ -92,6 +101,7 @@ export function makeTrials(options: FixtureOptions = {}): TrialRecord[] {
 export function makeEvents(trial: TrialRecord): TraceEvent[] {
   const base = (step: number) => ({
     runId: trial.runId,
+    benchmark: trial.benchmark.id,
     taskId: trial.taskId,
     trial: trial.trial,
     step,
@@ -127,6 +137,7 @@ export function makeSummary(trials: readonly TrialRecord[]): RunSummary {
 }
 
 export function makeMetadata(trials: readonly ScoredTrial[], options: FixtureOptions = {}): RunMetadata {
+  const benchmarks = options.benchmarks ?? [FIXTURE_BENCHMARK]
   return {
     schemaVersion: BUNDLE_FORMAT_VERSION,
     runId: options.runId ?? RUN_ID,
@@ -134,8 +145,8 @@ export function makeMetadata(trials: readonly ScoredTrial[], options: FixtureOpt
     labels: { suite: 'fixture' },
     target: RUNNER,
     targets: [RUNNER],
-    benchmark: BENCHMARK,
-    benchmarks: [BENCHMARK],
+    benchmark: benchmarks[0]!,
+    benchmarks: [...benchmarks],
     startedAt: TS,
     finishedAt: '2025-01-02T03:04:15.000Z',
     durationSec: 10,
@@ -196,6 +207,23 @@ export async function bundleInput(
   }
 }
 
+/**
+ * A run of two benchmarks with the same task ids, `toy` and `toy@weak` (as HumanEval under two runners): the weak
+ * one's trials answer "weak", so that whose events are whose shows.
+ */
+export async function sharedTaskIdsInput(
+  workDir: string,
+  options: Omit<FixtureOptions, 'benchmarks'> = {},
+): Promise<FileBundleInput> {
+  const weak = { ...FIXTURE_BENCHMARK, id: 'toy@weak' }
+  const base = await bundleInput(workDir, { ...options, benchmarks: [FIXTURE_BENCHMARK, weak] })
+  const trials = base.trials.map((t) =>
+    t.benchmark.id === weak.id ? { ...t, result: { ...t.result!, finalAnswer: 'weak' } } : t,
+  )
+  const traceFiles = await writeTrialTraceFiles(join(workDir, 'src'), trials)
+  return { ...base, trials, summary: makeSummary(trials), traceFiles }
+}
+
 export async function buildBundle(workDir: string, options: FixtureOptions = {}): Promise<string> {
   return writeBundle(await bundleInput(workDir, options))
 }
@@ -223,6 +251,18 @@ export async function readTraceLines(dir: string): Promise<string[]> {
 
 export async function writeTraceLines(dir: string, lines: readonly string[]): Promise<void> {
   await writeFile(join(dir, 'traces.jsonl'), lines.map((l) => `${l}\n`).join(''))
+}
+
+/** Rewrites traces.jsonl as formats 1 and 2 wrote it, with events that do not name their benchmark. */
+export async function dropEventBenchmarks(dir: string): Promise<void> {
+  const lines = await readTraceLines(dir)
+  await writeTraceLines(
+    dir,
+    lines.map((line) => {
+      const { benchmark: _benchmark, ...event } = JSON.parse(line) as Record<string, unknown>
+      return JSON.stringify(event)
+    }),
+  )
 }
 
 export async function flipByte(path: string, position: number): Promise<void> {

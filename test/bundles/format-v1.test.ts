@@ -1,12 +1,13 @@
 // Readers accept every older format version (DESIGN §5): a format-1 bundle (the run id in scores.json and in each
-// trial, counts-only statistics) still validates, reads, and re-renders with today's statistics.
+// trial, counts-only statistics, events that do not name their benchmark) still validates, reads, and re-renders
+// with today's statistics.
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readBundle, validateBundle } from '../../src/bundles/index.ts'
 import { ScoresFile } from '../../src/core/index.ts'
 import { runCli } from '../cli/helpers.ts'
-import { buildBundle, RUN_ID, restampManifest, tempDir } from './fixtures.ts'
+import { buildBundle, dropEventBenchmarks, RUN_ID, restampManifest, tempDir } from './fixtures.ts'
 
 let work: { path: string; remove: () => Promise<void> }
 let dir: string
@@ -41,6 +42,7 @@ async function downgrade(
     join(bundle, 'metadata.json'),
     `${JSON.stringify({ ...metadata, schemaVersion: 1 }, null, 2)}\n`,
   )
+  await dropEventBenchmarks(bundle)
   await restampManifest(bundle, runId)
   const manifest = JSON.parse(await readFile(join(bundle, 'manifest.json'), 'utf8')) as Record<
     string,
@@ -74,6 +76,9 @@ describe('a format-1 bundle', () => {
     expect(bundle.scores.summary).toBeNull()
     expect(bundle.scores.trials).toHaveLength(6)
     expect(bundle.scores.trials[0]).not.toHaveProperty('runId')
+    // Its events name no benchmark: each gets its trial's.
+    expect(await readFile(join(dir, 'traces.jsonl'), 'utf8')).not.toContain('"benchmark"')
+    expect(new Set(bundle.events.map((e) => e.benchmark))).toEqual(new Set(['toy']))
   })
 
   it('re-renders with the statistics of today (agentevalops report)', async () => {

@@ -145,7 +145,9 @@ describe('validateBundle', () => {
     })
     const findings = await validateBundle(dir)
     expect(findings).toHaveLength(1)
-    expect(findings[0]?.message).toMatch(/task "task-0" trial 0 has 2 agent.terminal events/)
+    expect(findings[0]?.message).toMatch(
+      /task "task-0" trial 0 \(benchmark "toy"\) has 2 agent.terminal events/,
+    )
   })
 
   it('catches a trial without a terminal event', async () => {
@@ -153,7 +155,7 @@ describe('validateBundle', () => {
       events.filter((e) => !(e.taskId === 'task-2' && e.trial === 1 && e.kind === 'agent.terminal')),
     )
     expect((await validateBundle(dir)).map((f) => f.message)).toEqual([
-      'task "task-2" trial 1 has 0 agent.terminal events, expected exactly 1',
+      'task "task-2" trial 1 (benchmark "toy") has 0 agent.terminal events, expected exactly 1',
     ])
   })
 
@@ -169,7 +171,7 @@ describe('validateBundle', () => {
       check: 'trace-steps',
       file: 'traces.jsonl',
       message: expect.stringMatching(
-        /^line 3: step 1 of task "task-0" trial 0 does not follow step 2/,
+        /^line 3: step 1 of task "task-0" trial 0 \(benchmark "toy"\) does not follow step 2/,
       ) as string,
     })
   })
@@ -180,7 +182,7 @@ describe('validateBundle', () => {
     )
     const findings = await validateBundle(dir)
     expect(findings.map((f) => f.message)).toEqual([
-      expect.stringMatching(/task "task-0" trial 1 starts at step 1, expected 0/),
+      expect.stringMatching(/task "task-0" trial 1 \(benchmark "toy"\) starts at step 1, expected 0/),
     ])
   })
 
@@ -193,7 +195,7 @@ describe('validateBundle', () => {
     ])
     const findings = await validateBundle(dir)
     expect(findings.map((f) => f.message)).toEqual([
-      expect.stringMatching(/for task "task-9" trial 1, which is not in scores.json/),
+      expect.stringMatching(/for task "task-9" trial 1 \(benchmark "toy"\), which is not in scores.json/),
     ])
   })
 
@@ -217,9 +219,11 @@ describe('validateBundle', () => {
       return [...events.filter((e) => !moved.includes(e)), ...moved]
     })
     const messages = (await validateBundle(dir)).map((f) => f.message)
-    expect(messages.some((m) => /events of task "task-0" trial 0 resume after other trials/.test(m))).toBe(
-      true,
-    )
+    expect(
+      messages.some((m) =>
+        /events of task "task-0" trial 0 \(benchmark "toy"\) resume after other trials/.test(m),
+      ),
+    ).toBe(true)
   })
 
   it('reports an invalid event line with its line number', async () => {
@@ -292,13 +296,13 @@ describe('validateBundle', () => {
   it('refuses a bundle from a newer format version with a message to upgrade', async () => {
     const dir = await fresh()
     const manifest = JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')) as object
-    await writeFile(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, formatVersion: 3 }))
+    await writeFile(join(dir, 'manifest.json'), JSON.stringify({ ...manifest, formatVersion: 4 }))
     const findings = await validateBundle(dir)
     expect(findings).toEqual([
       {
         check: 'format-version',
         file: 'manifest.json',
-        message: expect.stringMatching(/formatVersion 3 is newer.*upgrade agentevalops/) as string,
+        message: expect.stringMatching(/formatVersion 4 is newer.*upgrade agentevalops/) as string,
       },
     ])
   })
@@ -306,14 +310,14 @@ describe('validateBundle', () => {
   it('refuses metadata from a newer schema version with a message to upgrade', async () => {
     const dir = await fresh()
     const metadata = JSON.parse(await readFile(join(dir, 'metadata.json'), 'utf8')) as object
-    await writeFile(join(dir, 'metadata.json'), JSON.stringify({ ...metadata, schemaVersion: 3 }))
+    await writeFile(join(dir, 'metadata.json'), JSON.stringify({ ...metadata, schemaVersion: 4 }))
     await restampManifest(dir)
     const findings = await validateBundle(dir)
     expect(findings).toEqual([
       {
         check: 'format-version',
         file: 'metadata.json',
-        message: expect.stringMatching(/schemaVersion 3 is newer.*upgrade/) as string,
+        message: expect.stringMatching(/schemaVersion 4 is newer.*upgrade/) as string,
       },
     ])
   })

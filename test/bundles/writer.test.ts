@@ -36,7 +36,7 @@ describe('writeBundle', () => {
     expect(dir).toBe(join(input.runsDir, RUN_ID))
 
     const manifest = Manifest.parse(JSON.parse(await readFile(join(dir, 'manifest.json'), 'utf8')))
-    expect(manifest.formatVersion).toBe(2)
+    expect(manifest.formatVersion).toBe(3)
     expect(manifest.runId).toBe(RUN_ID)
     expect(manifest.files.map((f) => f.path)).toEqual([
       'artifacts/task-0/answer.txt',
@@ -174,7 +174,9 @@ describe('writeBundle', () => {
     const second = paths[3]!
     await writeFile(second, `{oops\n${await readFile(second, 'utf8')}`)
     const error = await expectError(writeBundle(input), 'BUNDLE_INVALID')
-    expect(error.message).toMatch(/task-0\.t1\.jsonl:1|task "task-0" trial 1 has 0 agent.terminal events/)
+    expect(error.message).toMatch(
+      /task-0\.t1\.jsonl:1|task "task-0" trial 1 \(benchmark "toy"\) has 0 agent.terminal events/,
+    )
     expect(error.message).toMatch(/task-1\.t1\.jsonl:1: not valid JSON/)
     expect(existsSync(join(input.runsDir, RUN_ID))).toBe(false)
     expect(await leftovers(input.runsDir)).toEqual([])

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeBundle } from '../../src/bundles/index.ts'
 import type { TrialRecord } from '../../src/core/index.ts'
-import { bundleInput, makeSummary, tempDir } from '../bundles/fixtures.ts'
+import { bundleInput, FIXTURE_BENCHMARK, makeSummary, tempDir } from '../bundles/fixtures.ts'
 import { runCli } from './helpers.ts'
 
 const TASKS = Array.from({ length: 20 }, (_, i) => `task-${String(i).padStart(2, '0')}`)
@@ -18,20 +18,16 @@ async function bundle(
 ): Promise<string> {
   const dir = join(work.path, folder, runId)
   await mkdir(dir, { recursive: true })
-  const input = await bundleInput(dir, { runId, tasks: TASKS, trials: 1 })
+  const benchmarks = benchmark ? [{ ...FIXTURE_BENCHMARK, ...benchmark }] : undefined
+  const input = await bundleInput(dir, { runId, tasks: TASKS, trials: 1, benchmarks })
   const trials: TrialRecord[] = input.trials.map((t, i) => {
     const failed = failing.includes(i)
-    const b = benchmark ? { ...t.benchmark, ...benchmark } : t.benchmark
-    return { ...t, benchmark: b, passed: !failed, outcome: failed ? 'failed' : 'passed' }
+    return { ...t, passed: !failed, outcome: failed ? 'failed' : 'passed' }
   })
-  const metadata = benchmark
-    ? { ...input.metadata, benchmark: trials[0]!.benchmark, benchmarks: [trials[0]!.benchmark] }
-    : input.metadata
   return writeBundle({
     ...input,
     runsDir: join(work.path, folder, 'runs'),
     trials,
-    metadata,
     summary: makeSummary(trials),
   })
 }

@@ -84,8 +84,10 @@ describe('agentevalops doctor', () => {
     )
     expect(lines).toContain(`  ok    runs     ${join(root, 'runs')} is writable`)
     expect(lines).toContain('  ok    plugins  0 adapter packages loaded')
-    expect(lines).toContain('  runner     mock-scripted     built-in')
-    expect(lines).toContain('  benchmark  toy               built-in')
+    expect(lines).toContain('  runner     harbor-oracle     built-in')
+    expect(lines).toContain('             mock-scripted     built-in')
+    expect(lines).toContain('  benchmark  dataset           built-in')
+    expect(lines).toContain('             toy               built-in')
     expect(lines).toContain('             tool-access       built-in')
     expect(lines.at(-1)).toBe('All 4 checks passed.')
     // The probe left nothing behind, not even the runs folder it had to create.

@@ -1,9 +1,11 @@
 import { readdirSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { toyBenchmark } from '../../src/benchmarks/index.ts'
 import { loadRunConfig, type LoadedConfig } from '../../src/config/index.ts'
 import { fakeCatalog } from './fake-catalog.ts'
+import { builtinRegistry } from '../../plugin/builtin-adapters.ts'
 
 const CONFIGS = fileURLToPath(new URL('../../configs/', import.meta.url))
 const NAMES = ['toy_failure', 'toy_mixed', 'toy_policy_violation', 'toy_smoke', 'toy_trace_limit']
@@ -74,7 +76,7 @@ describe('configs/', () => {
     expect(loaded.config.agent.resourceLimits).toEqual({
       maxTokens: 5000,
       maxTurns: 12,
-      maxWallSeconds: 1,
+      maxWallSeconds: 3,
       maxCostUsd: 0.5,
     })
   })
@@ -84,5 +86,18 @@ describe('configs/', () => {
     expect(await selected(loaded)).toHaveLength((await toyBenchmark().listTasks()).length)
     expect(loaded.config.trials).toBe(3)
     expect(loaded.config.gate).toEqual({ minPassRate: 0.3 })
+  })
+
+  it('humaneval_oracle builds the real benchmark from the shared dataset, relative to the config file', async () => {
+    const loaded = await load('humaneval_oracle')
+    const { benchmark, agent } = loaded.config
+    const registry = builtinRegistry()
+    const context = { baseDir: dirname(loaded.file) }
+    const adapter = registry.create('benchmark', benchmark.id, benchmark.options, context)
+    expect(await adapter.listTasks()).toHaveLength(164)
+    expect(registry.create('runner', agent.runner, agent.options, context).runnerInfo().name).toBe(
+      'humaneval-oracle',
+    )
+    expect(loaded.config.gate).toBe('each')
   })
 })

@@ -1,3 +1,4 @@
+import { BUILTIN_IDS } from './fake-catalog.ts'
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -138,7 +139,7 @@ describe('discoverPlugins', () => {
       ],
     ])
     expect(result.packages[2]?.dir).toBe(join(root, 'node_modules', 'acme-runners'))
-    expect(registry.ids('runner')).toEqual(['acme:bot', 'mock-scripted'])
+    expect(registry.ids('runner')).toEqual(['acme:bot', ...BUILTIN_IDS.runner])
     expect(registry.sourceOf('evaluator', '@acme/graders:judge')).toEqual({
       type: 'package',
       name: '@acme/graders',
@@ -181,7 +182,7 @@ describe('discoverPlugins', () => {
       configError: 'function',
       before: false,
       after: true,
-      ids: ['mock-scripted', 'spy:r'],
+      ids: [...BUILTIN_IDS.runner, 'spy:r'].sort(),
     })
     expect(seen?.error).toBeInstanceOf(AgentEvalOpsError)
     expect(seen?.error).toMatchObject({ code: 'CONFIG_INVALID', message: 'bad option fix it' })
@@ -217,7 +218,7 @@ describe('discoverPlugins', () => {
     const result = await discoverPlugins(root, registry)
     expect(result).toEqual({ packages: [], warnings: [], notInstalled: ['acme-tools', 'other-thing'] })
     expect(() => registry.create('runner', 'acme-tools:bot')).toThrow(
-      'unknown runner "acme-tools:bot" (known: mock-scripted). Package acme-tools is in package.json but not installed: run npm install.',
+      `unknown runner "acme-tools:bot" (known: ${BUILTIN_IDS.runner.join(', ')}). Package acme-tools is in package.json but not installed: run npm install.`,
     )
   })
 

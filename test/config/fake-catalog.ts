@@ -2,8 +2,8 @@ import type { AdapterCatalog, AdapterKind } from '../../src/config/index.ts'
 
 /** The built-in ids the configs/ files use, without building any adapter. */
 export const BUILTIN_IDS: Record<AdapterKind, string[]> = {
-  benchmark: ['toy'],
-  runner: ['mock-scripted'],
+  benchmark: ['dataset', 'harbor', 'humaneval', 'repo', 'toy'],
+  runner: ['harbor-oracle', 'humaneval-empty', 'humaneval-oracle', 'humaneval-weak', 'mock-scripted', 'noop'],
   evaluator: [
     'contains',
     'exact-match',

@@ -11,7 +11,9 @@ import {
   type ConfigFinding,
 } from '../../src/config/index.ts'
 import { isAgentEvalOpsError } from '../../src/core/index.ts'
-import { fakeCatalog, HINT } from './fake-catalog.ts'
+import { BUILTIN_IDS, fakeCatalog, HINT } from './fake-catalog.ts'
+
+const RUNNERS = BUILTIN_IDS.runner.join(', ')
 
 const catalog = fakeCatalog()
 
@@ -60,7 +62,7 @@ describe('parseRunConfig: every mistake at once, each located', () => {
       'configs/five.yaml:3:1 trials: expected a positive integer, got "three"',
       'configs/five.yaml:4:1 concurency: unknown key (expected one of: name, run_id, labels, benchmark, agent,' +
         ' evaluators, policy, scorer, trials, concurrency, gate, storage). Did you mean "concurrency"?',
-      `configs/five.yaml:6:3 agent.runner: unknown runner "mock-scriptd" (known: mock-scripted). Did you mean "mock-scripted"? ${HINT}`,
+      `configs/five.yaml:6:3 agent.runner: unknown runner "mock-scriptd" (known: ${RUNNERS}). Did you mean "mock-scripted"? ${HINT}`,
       'configs/five.yaml:8:5 agent.resource_limits.max_tokens: expected a positive integer, got -100',
     ])
   })
@@ -189,10 +191,10 @@ describe('parseRunConfig: every mistake at once, each located', () => {
     expect(parseRunConfig(text, 'x.yaml').config.agent.runner).toBe('my-agent')
     const noHint = fakeCatalog(undefined, false)
     expect(lines(text, noHint)).toEqual([
-      'configs/x.yaml:5:3 agent.runner: unknown runner "my-agent" (known: mock-scripted)',
+      `configs/x.yaml:5:3 agent.runner: unknown runner "my-agent" (known: ${RUNNERS})`,
     ])
     expect(lines(VALID.replace('id: toy', 'id: swe'), noHint)).toEqual([
-      'configs/x.yaml:3:3 benchmark.id: unknown benchmark "swe" (known: toy)',
+      `configs/x.yaml:3:3 benchmark.id: unknown benchmark "swe" (known: ${BUILTIN_IDS.benchmark.join(', ')})`,
     ])
     expect(lines(`${VALID}scorer: bayes\n`, noHint)).toEqual([
       'configs/x.yaml:6:1 scorer: unknown scorer "bayes" (known: simple, stats)',

@@ -32,7 +32,7 @@ const EXAMPLE_PLUGIN = join(REPO_ROOT, 'examples', 'adapter-plugin')
 
 let cli: BuiltCli
 const temps: TempDir[] = []
-// At most three Vitest children at a time: the toy configs have 1 s wall-clock limits, and a starved 2-core
+// At most three Vitest children at a time: the toy configs have 3 s wall-clock limits, and a starved 2-core
 // machine must not turn a pass into a timeout.
 const limit = pLimit(3)
 

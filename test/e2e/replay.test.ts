@@ -1,6 +1,10 @@
 // `agentevalops replay` on a real bundle: an Anthropic-runner run against the fake Messages API is recorded, then
 // replayed from the bundle's recordings.jsonl with no server. Unchanged, every trial MATCHes; with one tool
-// returning something else, the trial DIFFERs at that tool result's step.
+// returning something else, the trial DIFFERs at that tool result's step. The eval file runs two benchmarks with the
+// same task ids (as evalBenchmark called twice, or two configs of one benchmark, do): their trials, traces and
+// recordings stay apart.
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { main } from '../../src/cli/main.ts'
 import type { CliIO } from '../../src/cli/io.ts'
@@ -46,29 +50,31 @@ const tasks = [
   defineTask({ id: 'river', benchmark: 'replay-e2e', prompt: 'River of Paris?', expected: 'Seine', tools: [lookup] }),
 ]
 const ANSWERS: Record<string, string> = { 'Capital of France?': 'Paris', 'River of Paris?': 'Seine' }
-const benchmark: BenchmarkAdapter = {
-  id: 'replay-e2e',
-  version: '1',
-  listTasks: () => tasks,
-  info: () => ({ id: 'replay-e2e', version: '1', datasetChecksum: 'e2e' }),
-}
-
-evalBenchmark({
-  benchmark,
-  runner: anthropicRunner({
-    model: 'claude-haiku-4-5',
-    baseURL: server?.url ?? 'http://127.0.0.1:9',
-    tools: {
-      // A test can change what the tool says for the river, as a changed tool would.
-      lookup: (input) => {
-        const q = (input as { q: string }).q
-        return { answer: q.startsWith('River') ? (process.env.RIVER_ANSWER ?? ANSWERS[q]) : ANSWERS[q] }
+for (const id of ['replay-e2e', 'replay-e2e@again']) {
+  const benchmark: BenchmarkAdapter = {
+    id,
+    version: '1',
+    listTasks: () => tasks,
+    info: () => ({ id, version: '1', datasetChecksum: 'e2e' }),
+  }
+  evalBenchmark({
+    benchmark,
+    runner: anthropicRunner({
+      model: 'claude-haiku-4-5',
+      baseURL: server?.url ?? 'http://127.0.0.1:9',
+      tools: {
+        // A test can change what the second benchmark's tool says for the river, as a changed tool would.
+        lookup: (input) => {
+          const q = (input as { q: string }).q
+          const changed = id === 'replay-e2e@again' && q.startsWith('River') ? process.env.RIVER_ANSWER : undefined
+          return { answer: changed ?? ANSWERS[q] }
+        },
       },
-    },
-  }),
-  evaluators: [matchesExpected()],
-  gate: { minPassRate: 0 },
-})
+    }),
+    evaluators: [matchesExpected()],
+    gate: { minPassRate: 0 },
+  })
+}
 `
 
 let project: TempProject
@@ -100,7 +106,19 @@ afterAll(async () => {
 
 describe('agentevalops replay', { timeout: 30_000 }, () => {
   it('reports MATCH for every trial of an unchanged agent, with no server', async () => {
-    expect((await readScores(bundle)).trials.map((t) => t.outcome)).toEqual(['passed', 'passed'])
+    expect((await readScores(bundle)).trials.map((t) => [t.benchmark.id, t.taskId, t.outcome])).toEqual([
+      ['replay-e2e', 'capital', 'passed'],
+      ['replay-e2e', 'river', 'passed'],
+      ['replay-e2e@again', 'capital', 'passed'],
+      ['replay-e2e@again', 'river', 'passed'],
+    ])
+    // Identical requests of the two benchmarks, recorded once for each.
+    const recordings = (await readFile(join(bundle, 'recordings.jsonl'), 'utf8')).trim().split('\n')
+    const keys = recordings.map((l) => JSON.parse(l) as { benchmark: string; taskId: string; key: string })
+    expect(keys.filter((k) => k.benchmark === 'replay-e2e').map((k) => [k.taskId, k.key])).toEqual(
+      keys.filter((k) => k.benchmark === 'replay-e2e@again').map((k) => [k.taskId, k.key]),
+    )
+    expect(keys).toHaveLength(8)
     vi.stubEnv('ANTHROPIC_API_KEY', 'test-key')
     const { io, out, err } = cli()
     const code = await main(['replay', bundle, '--cwd', project.root], io)
@@ -108,22 +126,30 @@ describe('agentevalops replay', { timeout: 30_000 }, () => {
     expect(out).toEqual([
       'MATCH         replay-e2e/capital #0',
       'MATCH         replay-e2e/river #0',
-      'replay: 2 MATCH, 0 DIFFER, 0 CODE_CHANGED',
+      'MATCH         replay-e2e@again/capital #0',
+      'MATCH         replay-e2e@again/river #0',
+      'replay: 4 MATCH, 0 DIFFER, 0 CODE_CHANGED',
     ])
   })
 
   it('reports DIFFER at the step of the tool result that changed, and exits 1', async () => {
     const river = eventsOf(await readBundleEvents(bundle), 'river')
-    const toolResult = river.find((e) => e.kind === 'agent.tool_result')!
+    const toolResult = river.find(
+      (e) => e.benchmark === 'replay-e2e@again' && e.kind === 'agent.tool_result',
+    )!
     vi.stubEnv('ANTHROPIC_API_KEY', 'test-key')
     vi.stubEnv('RIVER_ANSWER', 'Thames')
     const { io, out, err } = cli()
     const code = await main(['replay', bundle, '--cwd', project.root], io)
     expect(code, [...out, ...err].join('\n')).toBe(1)
-    expect(out[0]).toBe('MATCH         replay-e2e/capital #0')
-    expect(out[1]).toMatch(
-      new RegExp(`^DIFFER +replay-e2e/river #0: step ${toolResult.step}: agent\\.tool_result differs`),
+    expect(out.slice(0, 3)).toEqual([
+      'MATCH         replay-e2e/capital #0',
+      'MATCH         replay-e2e/river #0',
+      'MATCH         replay-e2e@again/capital #0',
+    ])
+    expect(out[3]).toMatch(
+      new RegExp(`^DIFFER +replay-e2e@again/river #0: step ${toolResult.step}: agent\\.tool_result differs`),
     )
-    expect(out[2]).toBe('replay: 1 MATCH, 1 DIFFER, 0 CODE_CHANGED')
+    expect(out[4]).toBe('replay: 3 MATCH, 1 DIFFER, 0 CODE_CHANGED')
   })
 })

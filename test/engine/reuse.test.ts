@@ -51,6 +51,19 @@ describe('runTrial with reuse (resume)', () => {
     expect(new Set(again.events.map((e) => e.runId))).toEqual(new Set(['run-2']))
   })
 
+  it('names the benchmark in events taken from a bundle from before events named it', async () => {
+    const first = await runTrial(baseOptions({ runId: 'run-1', runner: answeringRunner }))
+    const unnamed = first.events.map(({ benchmark: _benchmark, ...e }) => e)
+    const again = await runTrial(
+      baseOptions({
+        runId: 'run-2',
+        runner: neverRuns,
+        reuse: { mode: 'record', from: first.record, events: unnamed },
+      }),
+    )
+    expect(new Set(again.events.map((e) => e.benchmark))).toEqual(new Set([benchmark.id]))
+  })
+
   it('re-scores the agent part with new evaluators, without running the agent', async () => {
     const first = await runTrial(
       baseOptions({ runId: 'run-1', runner: answeringRunner, evaluators: [fixedEvaluator(true)] }),

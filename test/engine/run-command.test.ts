@@ -46,6 +46,20 @@ describe('runCommand', () => {
     expect(r.stderrTail).toBe('oops\n')
   })
 
+  it('writes stdin when given and closes it; without it, stdin is empty', async () => {
+    const fed = await runCommand(['sh', '-c', 'read a; read b || echo "[$a|$b]"'], {
+      cwd,
+      timeoutMs: 10_000,
+      stdin: 'one\n',
+    })
+    expect(fed.stdoutTail).toBe('[one|]\n')
+    const none = await runCommand(['sh', '-c', 'cat; echo end'], { cwd, timeoutMs: 10_000 })
+    expect(none.stdoutTail).toBe('end\n')
+    // A command that never reads a large input does not make the call fail.
+    const ignored = await runCommand(['true'], { cwd, timeoutMs: 10_000, stdin: 'x'.repeat(1 << 20) })
+    expect(ignored).toMatchObject({ outcome: 'exited', exitCode: 0 })
+  })
+
   it('does not interpret shell syntax in argv', async () => {
     const r = await runCommand(['echo', '$HOME', '&&', 'false'], { cwd, timeoutMs: 10_000 })
     expect(r).toMatchObject({ outcome: 'exited', exitCode: 0, stdoutTail: '$HOME && false\n' })

@@ -38,7 +38,7 @@ describe('runTrial trace', () => {
     ])
     for (const e of events) {
       expect(TraceEvent.parse(e)).toEqual(e)
-      expect(e).toMatchObject({ runId: 'run-1', taskId: 'math/add one', trial: 0 })
+      expect(e).toMatchObject({ runId: 'run-1', benchmark: 'toy', taskId: 'math/add one', trial: 0 })
       expect(e.spanId).toMatch(/^[0-9a-f]{16}$/)
     }
     expect(events[1]).toMatchObject({ tokensDelta: 10, costDeltaUsd: 0.001 })

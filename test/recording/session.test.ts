@@ -82,6 +82,32 @@ describe('RecordingSession', () => {
     expect(m.calls).toHaveLength(3)
   })
 
+  it('keys by benchmark too: two benchmarks sharing a task id keep their own answers', async () => {
+    const m = model()
+    const ask0 = (benchmark: string) =>
+      session('auto')
+        .gateFor({ benchmark, taskId: 'HumanEval/0', trial: 0 })
+        .exchange(ask('hi'), m.call(ask('hi')))
+    expect(await ask0('humaneval')).toMatchObject({ replayed: false, response: { n: 1 } })
+    expect(await ask0('humaneval@weak')).toMatchObject({ replayed: false, response: { n: 2 } })
+    expect(await ask0('humaneval')).toMatchObject({ replayed: true, response: { n: 1 } })
+    expect(await ask0('humaneval@weak')).toMatchObject({ replayed: true, response: { n: 2 } })
+    const entries = await readCassette(cassettePath(dir, 'HumanEval/0'))
+    expect(entries.map((e) => e.benchmark)).toEqual(['humaneval', 'humaneval@weak'])
+  })
+
+  it('replays a recording that names no benchmark (made before they did) for any benchmark', async () => {
+    const m = model()
+    await session('auto')
+      .gateFor({ taskId: 't', trial: 0 })
+      .exchange(ask('hi'), m.call(ask('hi')))
+    const gate = session('replay').gateFor({ benchmark: 'b', taskId: 't', trial: 0 })
+    expect(await gate.exchange(ask('hi'), m.call(ask('hi')))).toMatchObject({ replayed: true })
+    // The bundle's recordings.jsonl says which trial it answered.
+    expect(gate.used).toMatchObject([{ v: 1, benchmark: 'b', taskId: 't', trial: 0 }])
+    expect(m.calls).toHaveLength(1)
+  })
+
   it('replay names the task, trial and the closest recorded request with what changed', async () => {
     const m = model()
     const prompt = 'You are a careful judge. '.repeat(10)

@@ -7,7 +7,7 @@ import type { TestCase, TestRunEndReason, Vitest } from 'vitest/node'
 import { BundleReporter, type BundleReporterOptions } from '../../reporters/bundle-reporter.ts'
 import { mockRunner } from '../../src/agents/index.ts'
 import { TOY_FORBIDDEN_TOOLS, TOY_TASK_IDS, toyBenchmark, toyScripts } from '../../src/benchmarks/index.ts'
-import { validateBundle } from '../../src/bundles/index.ts'
+import { readBundle, validateBundle } from '../../src/bundles/index.ts'
 import {
   benchmarkTraceDir,
   PROVIDE_KEY,
@@ -74,9 +74,11 @@ function fakeCase(meta: unknown, root: string, options: CaseOptions = {}): TestC
 async function makeRecords(
   run: ProvidedRun,
   taskIds: readonly string[] = FAST_TASKS,
+  benchmarkId?: string,
 ): Promise<TrialRecord[]> {
   const bench = toyBenchmark()
-  const [tasks, info] = await Promise.all([bench.listTasks({ id: [...taskIds] }), bench.info()])
+  const [tasks, toyInfo] = await Promise.all([bench.listTasks({ id: [...taskIds] }), bench.info()])
+  const info = benchmarkId === undefined ? toyInfo : { ...toyInfo, id: benchmarkId }
   const traceRoot = benchmarkTraceDir(run.stagingDir, info.id)
   const store = new JsonlTraceStore(traceRoot)
   const runner = mockRunner({ scripts: toyScripts })
@@ -199,6 +201,33 @@ describe('BundleReporter', () => {
     expect(logs[0]!.split('\n').at(-1)).toMatch(
       new RegExp(`^agentevalops: 1/3 trials passed \\(33\\.3%\\) · bundle .*${run.runId}$`),
     )
+  })
+
+  it('writes the trials of two benchmarks with the same task ids, each with its own trace', async () => {
+    const { start, end, hand, logs, errors } = setup()
+    const run = await start()
+    const [toy, again] = await Promise.all([makeRecords(run), makeRecords(run, FAST_TASKS, 'toy@again')])
+    hand([...again, ...toy].reverse())
+    await end()
+
+    const bundle = await bundleOf(run)
+    expect(await validateBundle(bundle.dir)).toEqual([])
+    expect(bundle.metadata.benchmarks.map((b) => b.id)).toEqual(['toy', 'toy@again'])
+    expect(bundle.scores.trials.map((t) => [t.benchmark.id, t.taskId, t.outcome])).toEqual([
+      ['toy', 'arith-add', 'passed'],
+      ['toy', 'forbidden-tool', 'policy_violation'],
+      ['toy', 'wrong-answer', 'failed'],
+      ['toy@again', 'arith-add', 'passed'],
+      ['toy@again', 'forbidden-tool', 'policy_violation'],
+      ['toy@again', 'wrong-answer', 'failed'],
+    ])
+    const { events } = await readBundle(bundle.dir)
+    for (const t of bundle.scores.trials) {
+      const own = events.filter((e) => e.benchmark === t.benchmark.id && e.taskId === t.taskId)
+      expect(own.map((e) => e.step)).toEqual([...Array(t.eventCount).keys()])
+    }
+    expect(errors).toEqual([])
+    expect(logs[0]).toContain('toy@again/wrong-answer #0')
   })
 
   it('marks an interrupted run as such', async () => {

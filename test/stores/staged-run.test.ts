@@ -103,6 +103,8 @@ describe('readStagedRun', () => {
       [2, 'agent.terminal'],
     ])
     expect(events[2]!.payload).toMatchObject({ terminatedBy: 'interrupted', success: false })
+    // Staged by an SDK whose events did not name their benchmark: the bundle gets events that do.
+    expect(events.map((e) => e.benchmark)).toEqual(['b', 'b', 'b'])
   })
 
   it('says what it could not know: no header, no benchmark file, a damaged record', async () => {

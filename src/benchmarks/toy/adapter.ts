@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
   canonicalJson,
+  matchesTaskFilter,
   sha256,
   type BenchmarkAdapter,
   type EnvHandle,
   type JsonObject,
-  type JsonValue,
   type TaskSpec,
 } from '../../core/index.ts'
 import { toyTasks } from './tasks.ts'
@@ -16,18 +16,6 @@ export const TOY_BENCHMARK_ID = 'toy'
 /** Bump whenever a task or script changes meaning, so baselines from the old version are not compared blindly. */
 export const TOY_BENCHMARK_VERSION = '2'
 
-/**
- * A filter keeps the tasks whose `id` or metadata field equals each given value; an array value means
- * "any of these", e.g. `{ category: ['arithmetic', 'tool-use'] }`.
- */
-function matchesFilter(task: TaskSpec, filter: JsonObject): boolean {
-  const fields: Record<string, JsonValue | undefined> = { ...task.metadata, id: task.id }
-  return Object.entries(filter).every(([key, wanted]) => {
-    const options = Array.isArray(wanted) ? wanted : [wanted]
-    return options.some((option) => canonicalJson(option) === canonicalJson(fields[key]))
-  })
-}
-
 /** The built-in smoke benchmark: small, fast, and covering every outcome the harness must classify. */
 export function toyBenchmark(): BenchmarkAdapter {
   return {
@@ -35,7 +23,7 @@ export function toyBenchmark(): BenchmarkAdapter {
     version: TOY_BENCHMARK_VERSION,
     listTasks(filter?: JsonObject) {
       const tasks = toyTasks()
-      return filter ? tasks.filter((task) => matchesFilter(task, filter)) : tasks
+      return filter ? tasks.filter((task) => matchesTaskFilter(task, filter)) : tasks
     },
     info() {
       // Over the whole dataset, not a filtered view: the checksum identifies the benchmark, not the selection.

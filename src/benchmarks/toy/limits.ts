@@ -1,7 +1,7 @@
 import type { ResourceLimits } from '../../core/index.ts'
 
 /** Tight on purpose: the failure-mode scripts are written to cross exactly one of these each. */
-export const toyLimits: ResourceLimits = { maxTokens: 5000, maxCostUsd: 0.5, maxWallSeconds: 1, maxTurns: 12 }
+export const toyLimits: ResourceLimits = { maxTokens: 5000, maxCostUsd: 0.5, maxWallSeconds: 3, maxTurns: 12 }
 
 /** Offered to the agent in the forbidden-tool task so that calling it is a policy choice, not an accident. */
 export const TOY_FORBIDDEN_TOOLS: readonly string[] = ['delete_database']

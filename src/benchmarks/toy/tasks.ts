@@ -263,6 +263,6 @@ let cached: readonly TaskSpec[] | undefined
 
 /** Every toy task, validated and checksummed once; callers get copies so they cannot alter the dataset. */
 export function toyTasks(): TaskSpec[] {
-  cached ??= TASKS.map(defineTask)
+  cached ??= TASKS.map((task) => defineTask(task))
   return cached.map((task) => structuredClone(task))
 }

@@ -1,6 +1,5 @@
-import type { Evaluator } from '../../core/index.ts'
+import { compareContains, type Evaluator } from '../../core/index.ts'
 import { scoreAnswer } from './answer.ts'
-import { compareContains } from './compare.ts'
 import { expectationOfKind } from './expectation.ts'
 
 export interface ContainsOptions {

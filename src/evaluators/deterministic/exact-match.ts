@@ -1,6 +1,5 @@
-import type { Evaluator } from '../../core/index.ts'
+import { compareExact, type Evaluator } from '../../core/index.ts'
 import { scoreAnswer } from './answer.ts'
-import { compareExact } from './compare.ts'
 import { expectationOfKind } from './expectation.ts'
 
 export interface ExactMatchOptions {

@@ -1,6 +1,11 @@
-import { AgentEvalOpsError, type Evaluator, type JsonValue, type TaskSpec } from '../../core/index.ts'
+import {
+  AgentEvalOpsError,
+  compareJson,
+  type Evaluator,
+  type JsonValue,
+  type TaskSpec,
+} from '../../core/index.ts'
 import { scoreAnswer } from './answer.ts'
-import { compareJson } from './compare.ts'
 import { parseExpected, requireExpected } from './expectation.ts'
 
 export interface JsonEqualOptions {

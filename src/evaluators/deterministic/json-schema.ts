@@ -1,7 +1,13 @@
 import type { ValidateFunction } from 'ajv'
-import type { Evaluator, JsonValue, TaskSpec } from '../../core/index.ts'
+import {
+  quoteClipped,
+  type Comparison,
+  type Evaluator,
+  type JsonValue,
+  type TaskSpec,
+} from '../../core/index.ts'
 import { compileJsonSchema } from '../json-schema.ts'
-import { quote, scoreAnswer, type Comparison } from './answer.ts'
+import { scoreAnswer } from './answer.ts'
 import { expectationOfKind } from './expectation.ts'
 
 export type JsonSchemaObject = { [key: string]: JsonValue }
@@ -25,7 +31,11 @@ export function compareJsonSchema(answer: string, validate: ValidateFunction): C
   try {
     parsed = JSON.parse(answer)
   } catch {
-    return { passed: false, explanation: `answer is not valid JSON: ${quote(answer)}` }
+    return {
+      passed: false,
+      unparseable: true,
+      explanation: `answer is not valid JSON: ${quoteClipped(answer)}`,
+    }
   }
   if (validate(parsed)) return { passed: true, explanation: 'answer is JSON valid against the schema' }
   return {

@@ -1,10 +1,17 @@
-import type { Evaluator } from '../../core/index.ts'
-import { scoreAnswer, type Comparison } from './answer.ts'
-import { compareContains, compareExact, compareJson, compareRegex, compileRegex } from './compare.ts'
+import {
+  compareContains,
+  compareExact,
+  compareJson,
+  compareNumber,
+  compareRegex,
+  compileRegex,
+  type Comparison,
+  type Evaluator,
+} from '../../core/index.ts'
+import { scoreAnswer } from './answer.ts'
 import { readExpectation, type Expectation } from './expectation.ts'
 import { compileJsonSchema } from '../json-schema.ts'
 import { compareJsonSchema, SCHEMA_HINT } from './json-schema.ts'
-import { compareNumber } from './numeric.ts'
 
 export interface MatchesExpectedOptions {
   id?: string

@@ -1,34 +1,20 @@
-import { AgentEvalOpsError, type Evaluator, type TaskSpec } from '../../core/index.ts'
-import { quote, scoreAnswer, type Comparison } from './answer.ts'
+import {
+  AgentEvalOpsError,
+  compareNumber,
+  type Evaluator,
+  type NumericTolerance,
+  type TaskSpec,
+} from '../../core/index.ts'
+import { scoreAnswer } from './answer.ts'
 import { parseExpected, requireExpected } from './expectation.ts'
 
-export interface NumericTolerance {
-  /** Largest allowed |answer − expected| (default 0). */
-  tolerance?: number
-  /** Largest allowed |answer − expected| / |expected|; a pass on either tolerance passes. */
-  relativeTolerance?: number
-}
+// The number matching itself is shared with the benchmarks' graders (src/core/answer-match.ts).
+export { extractNumber, type NumericTolerance } from '../../core/index.ts'
 
 export interface NumericMatchOptions extends NumericTolerance {
   id?: string
   /** Fixed expected number; otherwise the task's `{ number, tolerance?, relativeTolerance? }` or numeric string. */
   expected?: number
-}
-
-// Thousands separators are allowed only in groups of three, so "1,2" stays two numbers and "1,234" is one.
-const NUMBER = /[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+)?|[-+]?\.\d+(?:[eE][-+]?\d+)?/g
-
-/**
- * The number an answer gives: the whole answer when it is one number, else the last number in it. Agents state
- * the result after their working ("… so the total is 42"), which is why the last one is taken, as GSM8K graders do.
- */
-export function extractNumber(answer: string): { value: number; text: string } | undefined {
-  const whole = answer.trim()
-  if (whole !== '' && Number.isFinite(Number(whole))) return { value: Number(whole), text: whole }
-  const last = answer.match(NUMBER)?.at(-1)
-  if (last === undefined) return undefined
-  const value = Number(last.replaceAll(',', ''))
-  return Number.isFinite(value) ? { value, text: last } : undefined
 }
 
 function checkTolerance(where: string, t: NumericTolerance): NumericTolerance {
@@ -40,28 +26,6 @@ function checkTolerance(where: string, t: NumericTolerance): NumericTolerance {
     }
   }
   return t
-}
-
-export function compareNumber(answer: string, expected: number, t: NumericTolerance): Comparison {
-  const found = extractNumber(answer)
-  if (found === undefined) return { passed: false, explanation: `no number in the answer ${quote(answer)}` }
-  const diff = Math.abs(found.value - expected)
-  const absolute = t.tolerance ?? 0
-  // A hair of slack for binary floats: 0.1 + 0.2 must equal 0.3 at tolerance 0.
-  const slack = 1e-12 * Math.max(1, Math.abs(expected))
-  const relativeOk =
-    t.relativeTolerance !== undefined && diff <= t.relativeTolerance * Math.abs(expected) + slack
-  const passed = diff <= absolute + slack || relativeOk
-  const within = [
-    `±${absolute}`,
-    ...(t.relativeTolerance === undefined ? [] : [`±${t.relativeTolerance * 100}%`]),
-  ].join(' or ')
-  return {
-    passed,
-    explanation: passed
-      ? `answer ${found.text} is within ${within} of ${expected}`
-      : `expected ${expected} (${within}), got ${found.text} (off by ${diff})`,
-  }
 }
 
 function fromTask(task: TaskSpec, id: string): { expected: number } & NumericTolerance {

@@ -1,5 +1,4 @@
-import { AgentEvalOpsError, type Evaluator, type TrialView } from '../../core/index.ts'
-import { finalAnswerSteps } from './answer.ts'
+import { AgentEvalOpsError, finalAnswerSteps, type Evaluator, type TrialView } from '../../core/index.ts'
 
 /** What a predicate may return: a bare verdict, or a verdict with its own score and words. */
 export type PredicateResult = boolean | { passed: boolean; score?: number; explanation?: string }

@@ -1,6 +1,5 @@
-import type { Evaluator, TaskSpec } from '../../core/index.ts'
+import { compareRegex, compileRegex, type Evaluator, type TaskSpec } from '../../core/index.ts'
 import { scoreAnswer } from './answer.ts'
-import { compareRegex, compileRegex } from './compare.ts'
 import { expectationOfKind } from './expectation.ts'
 
 export interface RegexMatchOptions {

@@ -53,15 +53,22 @@ export async function readStagedRun(dir: string): Promise<StagedRun> {
   return { dir, header, runId, trials, warnings }
 }
 
-/** A trial's events as the bundle takes them: the durable prefix, and a closing terminal event if it never ended. */
+/**
+ * A trial's events as the bundle takes them: the durable prefix, and a closing terminal event if it never ended.
+ * Events staged by an SDK from before events named their benchmark get their trial's.
+ */
 export async function stagedTrialEvents(dir: string, trial: StagedTrial): Promise<TraceEvent[]> {
-  const { events } = await readTrace(join(dir, trial.record.tracePath))
+  const benchmark = trial.record.benchmark.id
+  const events = (await readTrace(join(dir, trial.record.tracePath))).events.map((e) =>
+    e.benchmark === undefined ? { ...e, benchmark } : e,
+  )
   if (events.some((e) => e.kind === 'agent.terminal')) return events
   const last = events.at(-1)
   return [
     ...events,
     {
       runId: trial.record.runId,
+      benchmark,
       taskId: trial.record.taskId,
       trial: trial.record.trial,
       step: last ? last.step + 1 : 0,
@@ -112,7 +119,7 @@ async function readTrial(
     record: TrialRecord.parse({
       runId: runId ?? first.runId,
       benchmark: staged?.benchmark ?? {
-        id: basename(tracePath.split('/')[1] ?? 'unknown'),
+        id: first.benchmark ?? basename(tracePath.split('/')[1] ?? 'unknown'),
         version: '',
         datasetChecksum: '',
       },
