@@ -1,46 +1,10 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises'
+import { constants } from 'node:os'
 import { join } from 'node:path'
 import { AgentEvalOpsError } from '../../core/index.ts'
-import { commandEnv, runCommand, scratchRoot } from '../../engine/index.ts'
-
-/**
- * Runs the check program inside a guard: it caps memory, file size and core dumps, reads a one-time token from
- * stdin before the program can, and prints it only when the program ran to its end. So an answer that calls
- * exit(0) or os._exit(0) before check() has run fails, as upstream's in-process exec counts SystemExit a failure.
- * It is a guard against accidents, not a sandbox against an adversary (see docs/benchmarks/humaneval.md).
- */
-const GUARD = `
-import os, resource, sys
-def _cap(kind, limit):
-    try:
-        resource.setrlimit(kind, (limit, limit))
-    except (ValueError, OSError):
-        pass
-_cap(resource.RLIMIT_AS, int(sys.argv[2]))
-_cap(resource.RLIMIT_FSIZE, 16 << 20)
-_cap(resource.RLIMIT_CORE, 0)
-_token = sys.stdin.readline().strip()
-sys.stdin.close()
-try:
-    os.close(0)
-except OSError:
-    pass
-_path = sys.argv[1]
-sys.argv = [_path]
-try:
-    with open(_path, encoding="utf-8") as _f:
-        _code = compile(_f.read(), _path, "exec")
-    exec(_code, {"__name__": "__main__", "__builtins__": __builtins__})
-except BaseException as _e:
-    _msg = str(_e)[:500]
-    sys.stderr.write("failed: " + type(_e).__name__ + (": " + _msg if _msg else "") + "\\n")
-    sys.stderr.flush()
-    os._exit(1)
-sys.stdout.flush()
-os.write(1, ("\\n" + _token + "\\n").encode())
-os._exit(0)
-`
+import { runCommand, scratchRoot } from '../../engine/index.ts'
+import { ForkServer } from './fork-server.ts'
 
 export type HumanEvalCheckStatus = 'passed' | 'failed' | 'timed_out'
 
@@ -66,44 +30,70 @@ export interface ExecuteOptions {
 }
 
 /**
- * Executes one check program in a fresh `python -I -S` process, in a temporary folder of its own that is removed
- * afterwards, with none of our environment but a PATH, and killed with its whole process group at the timeout.
- * Failing to start Python at all is the grader's problem: it throws INFRA_FAILURE.
+ * Executes one check program in a process of its own, forked from a pristine Python (`-I -S`, see
+ * fork-server.py.ts), in a temporary folder of its own that is removed afterwards, with none of our environment but
+ * a PATH, killed with its whole process group at the timeout. Python failing to run at all is the grader's problem:
+ * it throws INFRA_FAILURE.
  */
 export async function executeCheck(options: ExecuteOptions): Promise<HumanEvalCheck> {
   const root = options.scratch ?? (await scratchRoot('humaneval'))
   const dir = await mkdtemp(join(root, 'check-'))
   try {
-    const file = join(dir, 'program.py')
-    await writeFile(file, options.program)
+    await writeFile(join(dir, 'program.py'), options.program)
     const token = randomBytes(16).toString('hex')
-    const run = await runCommand(
-      [options.python, '-I', '-S', '-c', GUARD, file, String(options.memoryBytes)],
-      {
-        cwd: dir,
-        timeoutMs: options.timeoutSeconds * 1000,
-        signal: options.signal,
-        env: { PATH: commandEnv().PATH ?? '/usr/bin:/bin', HOME: dir, TMPDIR: dir, LANG: 'C.UTF-8' },
-        stdin: `${token}\n`,
-      },
-    )
-    const common = { stdoutTail: run.stdoutTail, stderrTail: run.stderrTail, durationMs: run.durationMs }
-    if (run.outcome === 'failed_to_start') {
-      throw new AgentEvalOpsError('INFRA_FAILURE', `cannot start ${options.python}: ${run.error ?? ''}`, {
-        hint: "Install python3, or set the benchmark's python option to an interpreter.",
-      })
-    }
-    if (run.outcome === 'aborted') {
+    const reply = await ForkServer.for(options.python).run({
+      dir,
+      program: 'program.py',
+      timeoutSeconds: options.timeoutSeconds,
+      memoryBytes: options.memoryBytes,
+      token,
+      signal: options.signal,
+    })
+    const [stdoutTail, stderrTail] = await Promise.all([
+      tailOf(join(dir, 'stdout')),
+      tailOf(join(dir, 'stderr')),
+    ])
+    const common = { stdoutTail, stderrTail, durationMs: reply.ms }
+    if (reply.status === 'cancelled') {
       throw new AgentEvalOpsError('RUN_ABORTED', 'the check was stopped before it finished')
     }
-    if (run.outcome === 'timeout') return { status: 'timed_out', detail: 'timed out', ...common }
-    if (run.exitCode === 0 && run.stdoutTail.trimEnd().endsWith(token)) {
+    if (reply.status === 'timeout') return { status: 'timed_out', detail: 'timed out', ...common }
+    if (reply.code === 0 && stdoutTail.trimEnd().endsWith(token)) {
       return { status: 'passed', detail: 'passed', ...common }
     }
-    return { status: 'failed', detail: failureDetail(run.exitCode, run.signal, run.stderrTail), ...common }
+    return {
+      status: 'failed',
+      detail: failureDetail(reply.code, signalName(reply.signal), stderrTail),
+      ...common,
+    }
   } finally {
     await rm(dir, { recursive: true, force: true })
   }
+}
+
+/** The last TAIL_BYTES of a file the check wrote (none if it wrote nothing). */
+async function tailOf(path: string): Promise<string> {
+  const file = await open(path, 'r').catch(() => undefined)
+  if (!file) return ''
+  try {
+    const { size } = await file.stat()
+    const length = Math.min(size, TAIL_BYTES)
+    const buffer = Buffer.alloc(length)
+    await file.read(buffer, 0, length, size - length)
+    // A cut can split a multi-byte character; its orphaned continuation bytes decode as U+FFFD.
+    const text = buffer.toString('utf8')
+    return size > length ? text.replace(/^\uFFFD+/, '') : text
+  } finally {
+    await file.close()
+  }
+}
+
+const TAIL_BYTES = 64 * 1024
+
+function signalName(signal: number | null): NodeJS.Signals | null {
+  if (signal === null) return null
+  const entry = Object.entries(constants.signals).find(([, n]) => n === signal)
+  return (entry?.[0] as NodeJS.Signals | undefined) ?? null
 }
 
 function failureDetail(code: number | null, signal: NodeJS.Signals | null, stderr: string): string {
