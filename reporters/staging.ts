@@ -3,7 +3,14 @@ import { hostname } from 'node:os'
 import { dirname, join, posix, relative, sep } from 'node:path'
 import { writeDurableFile } from '../src/bundles/durable-file.ts'
 import { RECORDINGS_FILE } from '../src/bundles/index.ts'
-import { ARTIFACTS_DIR, RUN_HEADER_FILE, RunHeader, recordingsStagingDir } from '../src/core/index.ts'
+import {
+  ARTIFACTS_DIR,
+  RECORD_LOG_SUFFIX,
+  RUN_HEADER_FILE,
+  RunHeader,
+  recordingsStagingDir,
+} from '../src/core/index.ts'
+import { isProcessAlive } from '../src/engine/index.ts'
 import type { ExtraFile } from '../src/bundles/index.ts'
 
 export async function writeRunHeader(stagingDir: string, header: RunHeader): Promise<void> {
@@ -31,7 +38,7 @@ export async function unrecoveredStagings(runsDir: string, own: string): Promise
     if (name === own) continue
     const dir = join(root, name)
     const header = await readHeader(dir)
-    if (!header || (header.hostname === hostname() && isAlive(header.pid))) continue
+    if (!header || (header.hostname === hostname() && isProcessAlive(header.pid))) continue
     found.push({ dir, runId: header.runId, records: await countRecords(join(dir, 'records')) })
   }
   return found
@@ -46,20 +53,15 @@ async function readHeader(dir: string): Promise<RunHeader | undefined> {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (e) {
-    // EPERM: it exists, it is just not ours to signal.
-    return (e as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
+/** Whole lines of the workers' record logs (a torn last line is no record), and record files of older SDKs. */
 async function countRecords(dir: string): Promise<number> {
   let n = 0
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])) {
-    if (entry.isFile() && entry.name.endsWith('.json')) n++
+    if (!entry.isFile()) continue
+    if (entry.name.endsWith(RECORD_LOG_SUFFIX)) {
+      const text = await readFile(join(entry.parentPath, entry.name), 'utf8')
+      n += text.split('\n').filter((line) => line.endsWith('}')).length
+    } else if (entry.name.endsWith('.json')) n++
   }
   return n
 }

@@ -89,18 +89,29 @@ export function compareRegex(answer: string, regex: RegExp): Comparison {
   }
 }
 
-/** Parses the answer as JSON and compares canonically, so key order does not matter but everything else does. */
-export function compareJson(answer: string, expected: JsonValue): Comparison {
-  let parsed: unknown
+/** The answer as JSON, or the failed comparison that says it is none. */
+export function parseJsonAnswer(
+  answer: string,
+): { ok: true; value: unknown } | { ok: false; failed: Comparison } {
   try {
-    parsed = JSON.parse(answer)
+    return { ok: true, value: JSON.parse(answer) }
   } catch {
     return {
-      passed: false,
-      unparseable: true,
-      explanation: `answer is not valid JSON: ${quoteClipped(answer)}`,
+      ok: false,
+      failed: {
+        passed: false,
+        unparseable: true,
+        explanation: `answer is not valid JSON: ${quoteClipped(answer)}`,
+      },
     }
   }
+}
+
+/** Parses the answer as JSON and compares canonically, so key order does not matter but everything else does. */
+export function compareJson(answer: string, expected: JsonValue): Comparison {
+  const json = parseJsonAnswer(answer)
+  if (!json.ok) return json.failed
+  const parsed = json.value
   const want = canonicalJson(expected)
   const got = canonicalJson(parsed)
   const passed = want === got

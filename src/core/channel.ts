@@ -38,10 +38,17 @@ export function benchmarkTraceDir(stagingDir: string, benchmarkId: string): stri
 
 /** A benchmark's folder name under traces/ and artifacts/: readable, and distinct for ids that read alike. */
 function benchmarkFolder(benchmarkId: string): string {
-  const safe = benchmarkId.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60)
-  const tag = createHash('sha256').update(benchmarkId).digest('hex').slice(0, 8)
-  return `${safe}-${tag}`
+  let folder = folders.get(benchmarkId)
+  if (folder === undefined) {
+    const safe = benchmarkId.replace(/[^A-Za-z0-9._-]+/g, '_').slice(0, 60)
+    const tag = createHash('sha256').update(benchmarkId).digest('hex').slice(0, 8)
+    folders.set(benchmarkId, (folder = `${safe}-${tag}`))
+  }
+  return folder
 }
+
+// Asked twice per trial, of a handful of benchmark ids.
+const folders = new Map<string, string>()
 
 /**
  * A trial's artifacts, relative to the staging folder and, the same path, to the bundle: `artifacts/<benchmark

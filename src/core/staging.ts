@@ -8,7 +8,8 @@ import { SummarySettings } from './summary.ts'
  *   run.json                              the run header, written at run start
  *   traces/<benchmark>/<task>.t<n>.jsonl  each trial's events, appended durably as they happen
  *   traces/<benchmark>/benchmark.json     the benchmark and runner of those traces, written before the first trial
- *   records/<benchmark>/<task>.t<n>.json  each trial's TrialRecord, written (atomically) when the trial finishes
+ *   records/<benchmark>/<pid>.records.jsonl  each finished trial's TrialRecord, a line appended by its worker
+ *                                         (records/<benchmark>/<task>.t<n>.json from older SDKs is still read)
  *   recordings/                           the model-call exchanges trials used
  */
 
@@ -40,6 +41,17 @@ export type RunHeader = z.infer<typeof RunHeader>
 /** What benchmark and runner a folder of traces belongs to: an unfinished trial has no record that says so. */
 export const StagedBenchmark = z.object({ benchmark: BenchmarkInfo, runner: RunnerInfo })
 export type StagedBenchmark = z.infer<typeof StagedBenchmark>
+
+/**
+ * The log a worker appends its finished trials' records to, one JSON line each, beside the record files older SDKs
+ * wrote (`recordPathFor`): `records/<benchmark folder>/<pid>.records.jsonl`, relative to the staging folder.
+ */
+export function recordLogPathFor(tracePath: string, pid: number): string {
+  const folder = tracePath.replace(/^traces\//, 'records/').replace(/\/[^/]*$/, '')
+  return `${folder}/${pid}${RECORD_LOG_SUFFIX}`
+}
+
+export const RECORD_LOG_SUFFIX = '.records.jsonl'
 
 /** The record file of a trial, from its trace path (both relative to the staging folder). */
 export function recordPathFor(tracePath: string): string {

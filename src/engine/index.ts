@@ -18,4 +18,4 @@ export {
   type GradeFn,
   type TrialArtifacts,
 } from './grade.ts'
-export { removeStale, scratchRoot } from './scratch.ts'
+export { isProcessAlive, removeStale, scratchRoot } from './scratch.ts'

@@ -34,7 +34,7 @@ import { runEvaluators, runPolicyCheckers } from './judge.ts'
 import { classifyOutcome } from './outcome.ts'
 import { runAgent } from './run-agent.ts'
 import { TraceRecorder } from './trace-recorder.ts'
-import { trialKeys } from './trial-keys.ts'
+import { trialKeys, type TrialKeys } from './trial-keys.ts'
 
 type MaybePromise<T> = T | Promise<T>
 
@@ -71,6 +71,8 @@ export interface RunTrialOptions {
    * verdicts whole; `rescored` copies the agent's part and runs the evaluators and policy checkers again.
    */
   reuse?: TrialReuse | undefined
+  /** The trial's keys when the caller computed them already (to look for a trial to reuse); else computed here. */
+  keys?: TrialKeys | undefined
 }
 
 export interface TrialReuse {
@@ -236,15 +238,17 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
       eventCount: recorder.events.length,
       warnings,
       labels: taskLabels(task),
-      keys: trialKeys({
-        benchmark: options.benchmark,
-        task,
-        trial,
-        runner,
-        evaluators: options.evaluators,
-        policy: options.policy,
-        grader: options.grade ? options.benchmark.version : undefined,
-      }),
+      keys:
+        options.keys ??
+        trialKeys({
+          benchmark: options.benchmark,
+          task,
+          trial,
+          runner,
+          evaluators: options.evaluators,
+          policy: options.policy,
+          grader: options.grade ? options.benchmark.version : undefined,
+        }),
       reusedFrom: reuse ? { runId: reuse.from.runId, mode: reuse.mode } : null,
     }),
   )

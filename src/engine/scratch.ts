@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs'
 import { mkdir, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -33,19 +34,31 @@ export async function removeStale(parent: string): Promise<number[]> {
   const removed: number[] = []
   for (const name of await readdir(parent).catch(() => [] as string[])) {
     const pid = Number(name)
-    if (!/^\d+$/.test(name) || pid === process.pid || isAlive(pid)) continue
+    if (!/^\d+$/.test(name) || pid === process.pid || isProcessAlive(pid)) continue
     await rm(join(parent, name), { recursive: true, force: true }).catch(() => undefined)
     removed.push(pid)
   }
   return removed
 }
 
-function isAlive(pid: number): boolean {
+/**
+ * Whether a process of this pid is running (ours or not). A zombie is not: a killed run's workers, orphaned, may
+ * wait a while for a container's init to reap them. After a process exits its pid may be reused, which this cannot
+ * tell.
+ */
+export function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0)
-    return true
   } catch (e) {
     // EPERM: it exists and belongs to someone else.
     return (e as NodeJS.ErrnoException).code === 'EPERM'
+  }
+  try {
+    // "pid (comm) state …"; comm may hold spaces and parentheses, so the state follows the last ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    // No /proc (not Linux), or it just went.
+    return !existsSync('/proc')
   }
 }

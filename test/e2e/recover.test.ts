@@ -68,10 +68,14 @@ async function stagedRecords(runsDir: string): Promise<Map<string, TrialRecord>>
   const staging = join(runsDir, '.staging')
   for (const name of await listDir(staging)) {
     const dir = join(staging, name, 'records')
+    // Each worker appends its trials' records to its own log, a JSON line each; the last may be torn.
     for (const entry of await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])) {
-      if (!entry.isFile() || !entry.name.endsWith('.json')) continue
-      const record = TrialRecord.parse(JSON.parse(await readFile(join(entry.parentPath, entry.name), 'utf8')))
-      records.set(`${record.taskId} #${record.trial}`, record)
+      if (!entry.isFile() || !entry.name.endsWith('.records.jsonl')) continue
+      for (const line of (await readFile(join(entry.parentPath, entry.name), 'utf8')).split('\n')) {
+        if (!line.endsWith('}')) continue
+        const record = TrialRecord.parse(JSON.parse(line))
+        records.set(`${record.taskId} #${record.trial}`, record)
+      }
     }
   }
   return records

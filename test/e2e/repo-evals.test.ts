@@ -75,7 +75,7 @@ async function onlyBundle(run: Run): Promise<{ result: VitestResult; dir: string
 }
 
 describe('vitest run --project evals (the repo)', { timeout: 160_000 }, () => {
-  it('exits 0 and writes one valid bundle of all 15 toy trials, the 3 judged ones and HumanEval’s 2 × 164, with per-task lines on stdout', async () => {
+  it('exits 0 and writes one valid bundle of all 15 toy trials, the 3 judged ones and HumanEval’s 3 × 164, with per-task lines on stdout', async () => {
     const { result, dir } = await onlyBundle(full)
 
     const validated = await validateWithCli(dir)
@@ -96,10 +96,15 @@ describe('vitest run --project evals (the repo)', { timeout: 160_000 }, () => {
     const oracle = scores.trials.filter((t) => t.benchmark.id === 'humaneval')
     expect(oracle).toHaveLength(164)
     expect(oracle.filter((t) => t.outcome !== 'passed').map((t) => t.taskId)).toEqual([])
+    const empty = scores.trials.filter((t) => t.benchmark.id === 'humaneval@empty')
+    expect(empty).toHaveLength(164)
+    expect(empty.filter((t) => t.outcome !== 'failed').map((t) => t.taskId)).toEqual([])
     const weak = scores.trials.filter((t) => t.benchmark.id === 'humaneval@weak')
     expect(weak).toHaveLength(164)
     expect(new Set(weak.map((t) => t.outcome))).toEqual(new Set(['passed', 'failed']))
-    expect(scores.trials).toHaveLength(toy.length + judged.length + oracle.length + weak.length)
+    expect(scores.trials).toHaveLength(
+      toy.length + judged.length + oracle.length + empty.length + weak.length,
+    )
 
     // Every toy task ends the way its scenario says; the console summary lists each one that did not pass (named
     // benchmark/task in a run of several benchmarks), and counts the passes it leaves out.
@@ -164,7 +169,9 @@ describe('vitest run --project evals (the repo)', { timeout: 160_000 }, () => {
 
     // report.md lists what each evaluator found, with the steps: the loop as trace-quality saw it.
     const report = await readFile(join(dir, 'report.md'), 'utf8')
-    const loopRow = report.split('\n').find((line) => line.startsWith('| tool-loop | 0 | trace-quality |'))
+    const loopRow = report
+      .split('\n')
+      .find((line) => line.startsWith('| toy | tool-loop | 0 | trace-quality |'))
     expect(loopRow).toContain(`steps ${searchSteps.join(', ')}`)
     expect(loopRow).toContain('repeated_call: tool "search" called 4 times')
     // The write-file task's workspace was judged by the state evaluator, and it passed.

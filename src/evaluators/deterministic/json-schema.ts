@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv'
 import {
-  quoteClipped,
+  parseJsonAnswer,
   type Comparison,
   type Evaluator,
   type JsonValue,
@@ -27,16 +27,9 @@ export function describeSchemaErrors(validate: ValidateFunction): string[] {
 }
 
 export function compareJsonSchema(answer: string, validate: ValidateFunction): Comparison {
-  let parsed: unknown
-  try {
-    parsed = JSON.parse(answer)
-  } catch {
-    return {
-      passed: false,
-      unparseable: true,
-      explanation: `answer is not valid JSON: ${quoteClipped(answer)}`,
-    }
-  }
+  const json = parseJsonAnswer(answer)
+  if (!json.ok) return json.failed
+  const parsed = json.value
   if (validate(parsed)) return { passed: true, explanation: 'answer is JSON valid against the schema' }
   return {
     passed: false,

@@ -71,11 +71,14 @@ const MAX_FINDING_ROWS = 200
 
 /**
  * What each evaluator found, per trial, with the steps it cites: the place to start reading a trace. A score
- * with no findings shows only when it failed, so a clean run keeps this section short.
+ * with no findings shows only when it failed, so a clean run keeps this section short. In a run of several
+ * benchmarks each gets its share of the rows, so a large one cannot crowd the others out.
  */
 export function findingsSection(trials: readonly ScoredTrial[]): string {
-  const rows: string[][] = []
+  const byBenchmark = new Map<string, string[][]>()
   for (const t of [...trials].sort(byTrial)) {
+    const rows = byBenchmark.get(t.benchmark.id) ?? []
+    byBenchmark.set(t.benchmark.id, rows)
     for (const score of t.scores) {
       const status = score.error !== null ? 'error' : score.passed ? 'pass' : 'FAIL'
       const details =
@@ -98,20 +101,22 @@ export function findingsSection(trials: readonly ScoredTrial[]): string {
       ])
     }
   }
-  if (rows.length === 0) return '## Evaluator findings\n\nNo evaluator found anything to report.'
-  const shown = rows.slice(0, MAX_FINDING_ROWS)
-  const more =
-    rows.length > shown.length ? `\n\n… and ${rows.length - shown.length} more rows in scores.json.` : ''
-  const table = markdownTable(['Task', 'Trial', 'Evaluator', 'Kind', 'Score', 'Cites', 'Findings'], shown, [
-    'left',
-    'right',
-    'left',
-    'left',
-    'right',
-    'left',
-    'left',
-  ])
-  return `## Evaluator findings\n\n${table}${more}`
+  const several = byBenchmark.size > 1
+  const share = Math.max(20, Math.floor(MAX_FINDING_ROWS / Math.max(1, byBenchmark.size)))
+  const shown: string[][] = []
+  const more: string[] = []
+  for (const [benchmark, rows] of byBenchmark) {
+    for (const row of rows.slice(0, share)) shown.push(several ? [benchmark, ...row] : row)
+    if (rows.length > share) more.push(`${rows.length - share} more rows${several ? ` of ${benchmark}` : ''}`)
+  }
+  if (shown.length === 0) return '## Evaluator findings\n\nNo evaluator found anything to report.'
+  const tail = more.length > 0 ? `\n\n… and ${more.join(', ')} in scores.json.` : ''
+  const headers = ['Task', 'Trial', 'Evaluator', 'Kind', 'Score', 'Cites', 'Findings']
+  const aligns = ['left', 'right', 'left', 'left', 'right', 'left', 'left'] as const
+  const table = several
+    ? markdownTable(['Benchmark', ...headers], shown, ['left', ...aligns])
+    : markdownTable(headers, shown, [...aligns])
+  return `## Evaluator findings\n\n${table}${tail}`
 }
 
 function byTrial(a: ScoredTrial, b: ScoredTrial): number {

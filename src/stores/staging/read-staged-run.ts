@@ -9,6 +9,7 @@ import {
   TrialRecord,
   errorMessage,
   recordPathFor,
+  RECORD_LOG_SUFFIX,
   type TraceEvent,
 } from '../../core/index.ts'
 import { parseTraceJsonl } from '../parse-trace.ts'
@@ -38,6 +39,7 @@ export async function readStagedRun(dir: string): Promise<StagedRun> {
   const warnings: string[] = []
   const header = await readHeader(dir, warnings)
   const trials: StagedTrial[] = []
+  const logged = await readRecordLogs(dir, warnings)
   const tracesDir = join(dir, 'traces')
   const benchmarkDirs = await readdir(tracesDir, { withFileTypes: true }).catch(() => [])
   for (const entry of benchmarkDirs.filter((e) => e.isDirectory()).sort(byName)) {
@@ -45,7 +47,10 @@ export async function readStagedRun(dir: string): Promise<StagedRun> {
     const files = (await readdir(join(tracesDir, entry.name))).filter((f) => f.endsWith('.jsonl')).sort()
     for (const file of files) {
       const tracePath = `traces/${entry.name}/${file}`
-      const trial = await readTrial(dir, tracePath, staged, header?.runId, warnings)
+      const record = logged.get(tracePath)
+      const trial = record
+        ? { record, finished: true }
+        : await readTrial(dir, tracePath, staged, header?.runId, warnings)
       if (trial) trials.push(trial)
     }
   }
@@ -162,6 +167,36 @@ async function readBenchmarkInfo(dir: string, warnings: string[]): Promise<Stage
   if (!parsed.ok && parsed.why !== 'missing')
     warnings.push(`${basename(dir)}/${BENCHMARK_INFO_FILE}: ${parsed.why}`)
   return parsed.ok ? parsed.value : undefined
+}
+
+/** The records the workers' logs hold, by trace path; a torn or damaged line is left out with a warning. */
+async function readRecordLogs(dir: string, warnings: string[]): Promise<Map<string, TrialRecord>> {
+  const records = new Map<string, TrialRecord>()
+  const recordsDir = join(dir, 'records')
+  const folders = await readdir(recordsDir, { withFileTypes: true }).catch(() => [])
+  for (const folder of folders.filter((e) => e.isDirectory()).sort(byName)) {
+    const logs = (await readdir(join(recordsDir, folder.name)))
+      .filter((f) => f.endsWith(RECORD_LOG_SUFFIX))
+      .sort()
+    for (const log of logs) {
+      const path = `records/${folder.name}/${log}`
+      const lines = (await readFile(join(dir, path), 'utf8')).split('\n')
+      lines.forEach((line, i) => {
+        if (line.trim() === '') return
+        let parsed: ReturnType<typeof TrialRecord.safeParse> | undefined
+        try {
+          parsed = TrialRecord.safeParse(JSON.parse(line))
+        } catch {
+          parsed = undefined
+        }
+        if (parsed?.success) records.set(parsed.data.tracePath, parsed.data)
+        else if (i === lines.length - 1)
+          warnings.push(`${path}: dropped a torn last line (the run died mid-write)`)
+        else warnings.push(`${path}:${i + 1}: not a trial record; its trial counts as unfinished`)
+      })
+    }
+  }
+  return records
 }
 
 async function readRecord(path: string, warnings: string[]): Promise<TrialRecord | undefined> {
