@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { AgentEvalOpsError } from '../../core/index.ts'
+import { parseAdapterInput } from '../../core/index.ts'
 
 export const HARBOR_BENCHMARK_ID = 'harbor'
 /** Bump when the adapter's grading changes meaning (the reward rule, what the tests see), so old baselines are not compared blindly. */
@@ -32,11 +32,10 @@ export type HarborOptions = z.input<typeof HarborOptions>
 export type ResolvedHarborOptions = z.output<typeof HarborOptions>
 
 export function parseHarborOptions(options: unknown): ResolvedHarborOptions {
-  const parsed = HarborOptions.safeParse(options)
-  if (parsed.success) return parsed.data
-  const issue = parsed.error.issues[0]
-  const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : ''
-  throw new AgentEvalOpsError('CONFIG_INVALID', `harbor: invalid options${where}: ${issue?.message ?? ''}`, {
-    hint: 'Options: path (required), id, version, ids, limit, grade_timeout_seconds.',
-  })
+  return parseAdapterInput(
+    HarborOptions,
+    options,
+    'benchmark "harbor"',
+    'Options: path (required), id, version, ids, limit, grade_timeout_seconds.',
+  )
 }

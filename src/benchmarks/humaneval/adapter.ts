@@ -3,6 +3,7 @@ import {
   AgentEvalOpsError,
   defineTask,
   matchesTaskFilter,
+  parseAdapterInput,
   type BenchmarkAdapter,
   type EvaluatorFinding,
   type GradeContext,
@@ -49,7 +50,12 @@ export interface HumanEvalExpected {
  * `check(entry_point)`, executed in a fresh Python process with a timeout. See docs/benchmarks/humaneval.md.
  */
 export function humanEvalBenchmark(input: HumanEvalOptions): BenchmarkAdapter {
-  const options = HumanEvalOptions.parse(input)
+  const options = parseAdapterInput(
+    HumanEvalOptions,
+    input,
+    'benchmark "humaneval"',
+    'Options: path (required), id, python, timeout_seconds, memory_mb, ids, limit.',
+  )
   let loaded: Promise<{ dataset: HumanEvalDataset; tasks: TaskSpec[] }> | undefined
   const load = () => {
     loaded ??= readHumanEval(options.path).then((dataset) => ({

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { AgentEvalOpsError } from '../../core/index.ts'
+import { parseAdapterInput } from '../../core/index.ts'
 
 /** The version the benchmark reports when the options name none. */
 export const REPO_BENCHMARK_VERSION = '1'
@@ -26,15 +26,10 @@ export type RepoOptions = z.output<typeof RepoOptions>
 export type RepoOptionsInput = z.input<typeof RepoOptions>
 
 export function parseRepoOptions(options: RepoOptionsInput): RepoOptions {
-  const parsed = RepoOptions.safeParse(options)
-  if (parsed.success) return parsed.data
-  const issue = parsed.error.issues[0]
-  const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''
-  throw new AgentEvalOpsError(
-    'CONFIG_INVALID',
-    `invalid options for benchmark "repo": ${where}${issue?.message ?? ''}`,
-    {
-      hint: 'Options: path (the instances file), id, version, test_timeout_seconds, ids, limit, scratch_dir.',
-    },
+  return parseAdapterInput(
+    RepoOptions,
+    options,
+    'benchmark "repo"',
+    'Options: path (the instances file), id, version, test_timeout_seconds, ids, limit, scratch_dir.',
   )
 }

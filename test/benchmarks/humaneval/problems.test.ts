@@ -126,7 +126,13 @@ describe('humanEvalBenchmark tasks', () => {
   })
 
   it('refuses unknown options', () => {
-    expect(() => humanEvalBenchmark({ path: HUMANEVAL_PATH, timeout: 3 } as never)).toThrow(/timeout/)
+    let caught: unknown
+    try {
+      humanEvalBenchmark({ path: HUMANEVAL_PATH, timeout: 3 } as never)
+    } catch (e) {
+      caught = e
+    }
+    expect(caught).toMatchObject({ code: 'CONFIG_INVALID', message: /humaneval.*timeout/ })
   })
 })
 
