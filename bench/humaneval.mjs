@@ -3,11 +3,12 @@
 // grading, bundle) at 8 in flight, against the floor: the same 164 check programs run back to back by one shell
 // loop with the same interpreter. Prints the medians and the ratio pipeline / loop (target < 0.8; two cores make
 // about 0.5 the best possible). Runs the built package (dist/): `npm run bench` builds it first.
-import { spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { gunzipSync } from 'node:zlib'
+import { median, takeBundle, timedRun } from './shared.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const rounds = Number(process.env.AGENTEVALOPS_BENCH_ROUNDS ?? 3)
@@ -43,24 +44,7 @@ problems.forEach((p, i) => {
   writeFileSync(join(programs, `p${String(i).padStart(3, '0')}.py`), program)
 })
 
-function timed(argv, env) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint()
-    const child = spawn(argv[0], argv.slice(1), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
-    let output = ''
-    child.stdout.on('data', (d) => (output += d))
-    child.stderr.on('data', (d) => (output += d))
-    const killer = setTimeout(() => child.kill('SIGKILL'), 600_000)
-    child.on('error', reject)
-    child.on('exit', (code) => {
-      clearTimeout(killer)
-      const wallMs = Number(process.hrtime.bigint() - started) / 1e6
-      if (code !== 0) reject(new Error(`${argv.join(' ')} exited ${code}:\n${output.slice(-3000)}`))
-      else resolve(wallMs)
-    })
-  })
-}
-
+const timed = (argv, env) => timedRun(argv, { cwd: root, env })
 const loop = () =>
   timed(
     ['bash', '-c', `for f in "${programs}"/p*.py; do "${python}" -I -S "$f" > /dev/null || exit 1; done`],
@@ -75,26 +59,12 @@ const pipeline = () =>
     AGENTEVALOPS_HUMANEVAL_PATH: dataset,
   })
 
-async function takeBundle() {
-  const dirs = readdirSync(runsDir).filter((d) => !d.startsWith('.'))
-  if (dirs.length !== 1) fail(`expected one bundle in ${runsDir}, found ${dirs.length}`)
-  const bundle = await readBundle(join(runsDir, dirs[0]))
-  rmSync(join(runsDir, dirs[0]), { recursive: true, force: true })
-  return bundle
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
-}
-
 const loops = []
 const pipes = []
 for (let i = 0; i < rounds; i++) {
   loops.push(await loop())
   pipes.push(await pipeline())
-  const bundle = await takeBundle()
+  const bundle = await takeBundle(runsDir, readBundle)
   const passed = bundle.scores.trials.filter((t) => t.passed).length
   if (passed !== problems.length) fail(`the oracle passed ${passed} of ${problems.length}`)
   console.log(

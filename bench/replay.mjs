@@ -3,10 +3,10 @@
 // model's typical latency, 3 s by default: AGENTEVALOPS_BENCH_MODEL_LATENCY_MS) is recorded, then replayed from its recordings with no server. Prints the wall time of both, the ratio
 // replay / recorded (target < 0.10), and checks that the replay's traces and scores are the recorded ones.
 // Runs the built package (dist/): `npm run bench` builds it first.
-import { spawn } from 'node:child_process'
-import { readdirSync, rmSync } from 'node:fs'
+import { rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { median, takeBundle, timedRun } from './shared.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const rounds = Number(process.env.AGENTEVALOPS_BENCH_ROUNDS ?? 3)
@@ -21,41 +21,12 @@ function fail(message) {
 }
 
 function runOnce(mode, env = {}) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint()
-    const child = spawn(process.execPath, [vitestBin, 'run', '--config', 'bench/fixtures/replay.config.ts'], {
-      cwd: root,
-      // CI=true keeps Vitest's output plain; the mode is explicit, so CI does not change what is recorded.
-      env: { ...process.env, CI: 'true', AGENTEVALOPS_RECORD: mode, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let output = ''
-    child.stdout.on('data', (d) => (output += d))
-    child.stderr.on('data', (d) => (output += d))
-    const killer = setTimeout(() => child.kill('SIGKILL'), 300_000)
-    child.on('error', reject)
-    child.on('exit', (code) => {
-      clearTimeout(killer)
-      const wallMs = Number(process.hrtime.bigint() - started) / 1e6
-      if (code !== 0) reject(new Error(`${mode} run exited ${code}:\n${output.slice(-3000)}`))
-      else resolve(wallMs)
-    })
+  return timedRun([process.execPath, vitestBin, 'run', '--config', 'bench/fixtures/replay.config.ts'], {
+    cwd: root,
+    // CI=true keeps Vitest's output plain; the mode is explicit, so CI does not change what is recorded.
+    env: { ...process.env, CI: 'true', AGENTEVALOPS_RECORD: mode, ...env },
+    timeoutMs: 300_000,
   })
-}
-
-/** The one bundle a run left, read and removed so the next run's is the only one. */
-async function takeBundle() {
-  const dirs = readdirSync(runsDir).filter((d) => !d.startsWith('.'))
-  if (dirs.length !== 1) fail(`expected one bundle in ${runsDir}, found ${dirs.length}`)
-  const bundle = await readBundle(join(runsDir, dirs[0]))
-  rmSync(join(runsDir, dirs[0]), { recursive: true, force: true })
-  return bundle
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
 }
 
 rmSync(work, { recursive: true, force: true })
@@ -64,9 +35,9 @@ const replayed = []
 for (let i = 0; i < rounds; i++) {
   rmSync(join(work, 'recordings'), { recursive: true, force: true })
   recorded.push(await runOnce('record'))
-  const original = await takeBundle()
+  const original = await takeBundle(runsDir, readBundle)
   replayed.push(await runOnce('replay'))
-  const replay = await takeBundle()
+  const replay = await takeBundle(runsDir, readBundle)
   const side = (b) => ({ trials: b.scores.trials, events: b.events, gitSha: b.metadata.git.sha })
   const differing = compareRuns(side(original), side(replay)).filter((c) => c.verdict !== 'MATCH')
   if (differing.length > 0) fail(`the replay differs: ${JSON.stringify(differing.slice(0, 3))}`)

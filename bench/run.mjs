@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process'
 import { readFileSync, readdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { median, timedRun } from './shared.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const rounds = Number(process.env.AGENTEVALOPS_BENCH_ROUNDS ?? 5)
@@ -40,35 +41,18 @@ function treeRssKb(rootPid) {
   return total
 }
 
-function runOnce(config) {
-  return new Promise((resolve, reject) => {
-    const started = process.hrtime.bigint()
-    const child = spawn(process.execPath, [vitestBin, 'run', '--config', config], {
-      cwd: root,
-      env: { ...process.env, CI: 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let output = ''
-    child.stdout.on('data', (d) => (output += d))
-    child.stderr.on('data', (d) => (output += d))
-    let peakKb = 0
-    const sampler = setInterval(() => (peakKb = Math.max(peakKb, treeRssKb(child.pid))), SAMPLE_MS)
-    const killer = setTimeout(() => child.kill('SIGKILL'), TIMEOUT_MS)
-    child.on('error', reject)
-    child.on('exit', (code) => {
-      clearInterval(sampler)
-      clearTimeout(killer)
-      const wallMs = Number(process.hrtime.bigint() - started) / 1e6
-      if (code !== 0) reject(new Error(`${config} exited ${code}:\n${output.slice(-3000)}`))
-      else resolve({ wallMs, peakMb: peakKb / 1024 })
-    })
+async function runOnce(config) {
+  let peakKb = 0
+  const wallMs = await timedRun([process.execPath, vitestBin, 'run', '--config', config], {
+    cwd: root,
+    env: { ...process.env, CI: 'true' },
+    timeoutMs: TIMEOUT_MS,
+    onStart: (child) => {
+      const sampler = setInterval(() => (peakKb = Math.max(peakKb, treeRssKb(child.pid))), SAMPLE_MS)
+      return () => clearInterval(sampler)
+    },
   })
-}
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b)
-  const m = s.length >> 1
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2
+  return { wallMs, peakMb: peakKb / 1024 }
 }
 
 // The pipeline side runs the built package (dist/), so build it from the current sources first.
