@@ -4,7 +4,7 @@
 import { existsSync } from 'node:fs'
 import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import {
   FIXTURE_INSTANCE_ID,
   OPS_FIXED,
@@ -13,34 +13,17 @@ import {
 } from '../benchmarks/repo/fixture-repo.ts'
 import {
   REPO_ROOT,
-  buildCli,
   bundleDirs,
   pollUntil,
   readScores,
   runCli,
   startCli,
   tail,
-  tempDir,
   validateWithCli,
-  type BuiltCli,
-  type TempDir,
+  useBuiltCli,
 } from './helpers.ts'
 
-let cli: BuiltCli
-const temps: TempDir[] = []
-async function newTemp(prefix: string): Promise<string> {
-  const dir = await tempDir(prefix)
-  temps.push(dir)
-  return dir.path
-}
-
-beforeAll(async () => {
-  cli = await buildCli()
-}, 120_000)
-afterAll(async () => {
-  await cli?.remove()
-  for (const t of temps) await t.remove()
-})
+const { cli, newTemp } = useBuiltCli(120_000)
 
 /** A RunConfig as JSON, which is YAML too. */
 async function writeConfig(dir: string, name: string, config: object): Promise<string> {
@@ -79,7 +62,7 @@ describe('a repository task (SWE-bench instance format)', () => {
 
     // A run killed while its trial holds a worktree: nothing tears it down.
     const killedRuns = await newTemp('aeo-e2e-repo-runs-')
-    const killed = startCli(cli, ['run', await writeConfig(work, 'hold', config(120_000))], {
+    const killed = startCli(cli(), ['run', await writeConfig(work, 'hold', config(120_000))], {
       runsDir: killedRuns,
     })
     try {
@@ -107,7 +90,7 @@ describe('a repository task (SWE-bench instance format)', () => {
 
     // The next run cleans up after it, and leaves nothing of its own.
     const runsDir = await newTemp('aeo-e2e-repo-runs-')
-    const result = await runCli(cli, ['run', await writeConfig(work, 'fix', config(0))], {
+    const result = await runCli(cli(), ['run', await writeConfig(work, 'fix', config(0))], {
       runsDir,
       timeoutMs: 120_000,
     })
@@ -145,7 +128,7 @@ describe('Harbor task folders', () => {
         agent: { runner },
         gate: { min_pass_rate: 0 },
       })
-      const result = await runCli(cli, ['run', file], { runsDir, timeoutMs: 120_000 })
+      const result = await runCli(cli(), ['run', file], { runsDir, timeoutMs: 120_000 })
       expect(result.code, tail(result.output)).toBe(0)
       const [bundle] = await bundleDirs(runsDir)
       const validation = await validateWithCli(bundle!)

@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll } from 'vitest'
 import { main } from '../../src/cli/main.ts'
 import type { CliIO } from '../../src/cli/io.ts'
 import { RunMetadata, ScoresFile, TraceEvent, type ScoredTrial } from '../../src/core/index.ts'
@@ -396,4 +397,34 @@ export async function finishedStagedTraces(runsDir: string): Promise<string[]> {
     }
   }
   return done
+}
+
+/**
+ * A test file's built CLI and temp folders: built before its tests, removed after them. `cli()` is the build;
+ * `newTemp(prefix)` makes a folder that goes with the rest.
+ */
+export function useBuiltCli(timeoutMs = 120_000): {
+  cli: () => BuiltCli
+  newTemp: (prefix: string) => Promise<string>
+} {
+  let built: BuiltCli | undefined
+  const temps: TempDir[] = []
+  beforeAll(async () => {
+    built = await buildCli()
+  }, timeoutMs)
+  afterAll(async () => {
+    await built?.remove()
+    for (const dir of temps) await dir.remove()
+  }, 30_000)
+  return {
+    cli: () => {
+      if (!built) throw new Error('the CLI is built in beforeAll: use cli() inside a test')
+      return built
+    },
+    newTemp: async (prefix) => {
+      const dir = await tempDir(prefix)
+      temps.push(dir)
+      return dir.path
+    },
+  }
 }

@@ -3,37 +3,11 @@
 // bundle — GO for the same agent, NO_GO (failing the gate case, exit 1) for one whose turns were cut to one.
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ScoresFile } from '../../src/core/index.ts'
-import {
-  REPO_ROOT,
-  buildCli,
-  bundleDirs,
-  runCli,
-  tail,
-  tempDir,
-  validateWithCli,
-  type BuiltCli,
-  type TempDir,
-} from './helpers.ts'
+import { REPO_ROOT, bundleDirs, runCli, tail, validateWithCli, useBuiltCli } from './helpers.ts'
 
-let cli: BuiltCli
-const temps: TempDir[] = []
-
-async function newTemp(prefix: string): Promise<string> {
-  const dir = await tempDir(prefix)
-  temps.push(dir)
-  return dir.path
-}
-
-beforeAll(async () => {
-  cli = await buildCli()
-}, 30_000)
-
-afterAll(async () => {
-  await cli?.remove()
-  for (const dir of temps) await dir.remove()
-}, 30_000)
+const { cli, newTemp } = useBuiltCli(30_000)
 
 /** Runs the CLI into runsDir and returns the bundle folders that are new afterwards. */
 async function run(
@@ -42,7 +16,7 @@ async function run(
   expectedCode: number,
 ): Promise<{ dir: string; output: string }> {
   const before = new Set(await bundleDirs(runsDir))
-  const result = await runCli(cli, args, { runsDir, timeoutMs: 60_000 })
+  const result = await runCli(cli(), args, { runsDir, timeoutMs: 60_000 })
   expect(result.code, tail(result.output)).toBe(expectedCode)
   const fresh = (await bundleDirs(runsDir)).filter((d) => !before.has(d))
   expect(fresh, 'exactly one new bundle').toHaveLength(1)
