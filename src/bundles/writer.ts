@@ -46,6 +46,11 @@ export type WriteBundleInput = {
   reports: Readonly<Record<string, string>>
   replayCommand: string
   extraFiles?: readonly ExtraFile[]
+  /**
+   * Files made from the run's checked events (spans.jsonl, report.html), asked for once the traces are written. The
+   * events are held in memory for it, so a caller that needs none leaves this out.
+   */
+  derivedFiles?: (events: readonly TraceEvent[]) => Promise<readonly ExtraFile[]> | readonly ExtraFile[]
   /** The manifest's createdAt; defaults to now. */
   createdAt?: string
 } & TraceSource
@@ -82,14 +87,17 @@ export async function writeBundle(input: WriteBundleInput): Promise<string> {
     }
 
     // Traces first: they are the likeliest to be rejected, and the cheapest moment to give up is before the rest.
-    await put(TRACES_FILE, (target) => writeTraces(target, input, metadata.runId, scores))
+    const events: TraceEvent[] | undefined = input.derivedFiles ? [] : undefined
+    await put(TRACES_FILE, (target) => writeTraces(target, input, metadata.runId, scores, events))
     await put(METADATA_FILE, (target) => writeDurableFile(target, toBundleJson(metadata)))
     await put(SCORES_FILE, (target) => writeDurableFile(target, toBundleJson(scores)))
     await put(REPLAY_COMMAND_FILE, (target) => writeDurableFile(target, withNewline(input.replayCommand)))
     for (const [path, content] of Object.entries(input.reports)) {
       await put(path, (target) => writeDurableFile(target, content))
     }
-    for (const file of input.extraFiles ?? []) {
+    const derived = events && input.derivedFiles ? await input.derivedFiles(events) : []
+    checkNamedFiles(input, derived)
+    for (const file of [...(input.extraFiles ?? []), ...derived]) {
       await put(file.path, (target) =>
         'data' in file ? writeDurableFile(target, file.data) : copyDurable(file.sourcePath, target),
       )
@@ -130,10 +138,10 @@ function validateRecords(input: WriteBundleInput): { metadata: RunMetadata; scor
       )
     }
   })
-  // The run id lives in metadata.json only, so that equal runs write equal scores.json.
+  // The run id lives in metadata.json only, and phase times in spans.jsonl, so that equal runs write equal scores.json.
   const scores = ScoresFile.safeParse({
     schemaVersion: BUNDLE_FORMAT_VERSION,
-    trials: input.trials.map(({ runId: _runId, ...trial }) => trial),
+    trials: input.trials.map(({ runId: _runId, timing: _timing, ...trial }) => trial),
     summary: input.summary,
   })
   if (!scores.success) findings.add('scores-schema', SCORES_FILE, describeIssues(scores.error.issues, 10))
@@ -143,9 +151,12 @@ function validateRecords(input: WriteBundleInput): { metadata: RunMetadata; scor
 }
 
 /** Reports and extra files, checked to stay inside the bundle and not to shadow a file the writer owns. */
-function checkNamedFiles(input: WriteBundleInput): void {
+function checkNamedFiles(input: WriteBundleInput, derived: readonly ExtraFile[] = []): void {
   const findings = new FindingList()
-  const names = [...Object.keys(input.reports), ...(input.extraFiles ?? []).map((f) => f.path)]
+  const names = [
+    ...Object.keys(input.reports),
+    ...[...(input.extraFiles ?? []), ...derived].map((f) => f.path),
+  ]
   const seen = new Set<string>()
   for (const name of names) {
     if (!isSafeRelativePath(name))
@@ -165,6 +176,7 @@ async function writeTraces(
   source: TraceSource,
   runId: string,
   scores: ScoresFile,
+  collect: TraceEvent[] | undefined,
 ): Promise<FileDigest> {
   const findings = new FindingList()
   const checker = new TraceChecker(runId, findings, scores.trials.map(recordKey))
@@ -195,6 +207,7 @@ async function writeTraces(
         }
         const event = parsed.data as TraceEvent
         checker.add(event, item.where)
+        collect?.push(event)
         out.push(`${JSON.stringify(event)}\n`)
       }
       // Keep checking after the first problem so the error lists them all, but stop writing a doomed file.

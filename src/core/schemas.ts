@@ -274,6 +274,20 @@ export const Usage = z.object({
 })
 export type Usage = z.infer<typeof Usage>
 
+export const TRIAL_PHASES = ['prepare', 'agent', 'evaluators', 'policy', 'teardown'] as const
+export const TrialPhaseName = z.enum(TRIAL_PHASES)
+export type TrialPhaseName = z.infer<typeof TrialPhaseName>
+
+/**
+ * When a trial's phases ran: what spans are drawn from. Offsets from `startedAt`, so a record stays small. The
+ * benchmark's grading runs among the evaluators, as their first (see EvaluatorScore.latencyMs).
+ */
+export const TrialTiming = z.object({
+  startedAt: isoTime,
+  phases: z.array(z.object({ name: TrialPhaseName, startMs: nonNegative, durationMs: nonNegative })),
+})
+export type TrialTiming = z.infer<typeof TrialTiming>
+
 /** What one Vitest case hands the reporter through task.meta: small, plain JSON. */
 export const TrialRecord = z.object({
   runId: z.string().min(1),
@@ -309,6 +323,11 @@ export const TrialRecord = z.object({
     })
     .nullable()
     .default(null),
+  /**
+   * When the trial's phases ran. Staged records carry it to the reporter, which draws spans from it; scores.json
+   * leaves it out (wall-clock times would make equal runs write different files).
+   */
+  timing: TrialTiming.optional(),
 })
 export type TrialRecord = z.infer<typeof TrialRecord>
 

@@ -3,10 +3,10 @@ import { BUNDLE_FORMAT_VERSION, TrialRecord } from './schemas.ts'
 import { RunSummary } from './summary.ts'
 
 /**
- * A trial as scores.json keeps it: the record without its run id, which lives in metadata.json, so that two runs
- * that did the same thing write the same scores.json (wall-time figures apart).
+ * A trial as scores.json keeps it: the record without its run id, which lives in metadata.json, and without its
+ * phase timing, so that two runs that did the same thing write the same scores.json (wall-time figures apart).
  */
-export const ScoredTrial = TrialRecord.omit({ runId: true })
+export const ScoredTrial = TrialRecord.omit({ runId: true, timing: true })
 export type ScoredTrial = z.infer<typeof ScoredTrial>
 
 export const ScoresFile = z.object({

@@ -32,6 +32,7 @@ import {
 } from './grade.ts'
 import { runEvaluators, runPolicyCheckers } from './judge.ts'
 import { classifyOutcome } from './outcome.ts'
+import { PhaseClock } from './phase-clock.ts'
 import { runAgent } from './run-agent.ts'
 import { TraceRecorder } from './trace-recorder.ts'
 import { trialKeys, type TrialKeys } from './trial-keys.ts'
@@ -111,6 +112,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
     options.onWarning?.(msg)
   }
   const runner = describeRunner(options.runner, warn)
+  const clock = new PhaseClock()
   const recorder = new TraceRecorder(
     { runId, benchmark: options.benchmark.id, taskId: task.id, trial },
     options.traceStore.open({ taskId: task.id, trial }),
@@ -136,15 +138,17 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
   // Evaluators and policy checkers over a finished agent run, their verdicts streamed into the trace.
   const judge = async (view: TrialView): Promise<void> => {
     const evaluators = grader ? [grader, ...(options.evaluators ?? [])] : (options.evaluators ?? [])
-    const evaluated = await runEvaluators(evaluators, view, {
-      signal: options.signal ?? NEVER_ABORTED,
-      modelCalls: options.modelCalls ?? passThroughGate,
-      emit: (kind, payload, usage) =>
-        recorder.record(kind, payload, usage?.tokens ?? 0, usage?.costUsd ?? 0).step,
-    })
+    const evaluated = await clock.time('evaluators', () =>
+      runEvaluators(evaluators, view, {
+        signal: options.signal ?? NEVER_ABORTED,
+        modelCalls: options.modelCalls ?? passThroughGate,
+        emit: (kind, payload, usage) =>
+          recorder.record(kind, payload, usage?.tokens ?? 0, usage?.costUsd ?? 0).step,
+      }),
+    )
     scores = evaluated.items
     for (const s of scores) recorder.record('evaluator.score', { ...s })
-    const checked = await runPolicyCheckers(options.policy ?? [], view)
+    const checked = await clock.time('policy', () => runPolicyCheckers(options.policy ?? [], view))
     verdicts = checked.items
     for (const v of verdicts) recorder.record('policy.verdict', { ...v })
     for (const failure of [...evaluated.failures, ...checked.failures]) warn(failure)
@@ -169,7 +173,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
       await judge({ task, result, events: recorder.events.slice(), env: {} })
     }
   } else {
-    const prepared = await prepareEnv(options, warn)
+    const prepared = await clock.time('prepare', () => prepareEnv(options, warn))
     if (!prepared.ok) {
       // The trial never ran; a terminal event still keeps its trace file consistent with every other one.
       recorder.record('agent.terminal', terminalPayload(notRun(`prepare failed: ${prepared.error}`)))
@@ -178,25 +182,28 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
       try {
         // Evaluators judge what the bundle will show: the result with its secrets replaced.
         result = redactor.json(
-          await runAgent({
-            runner: options.runner,
-            task,
-            env,
-            limits,
-            recorder,
-            signal: options.signal,
-            warn,
-            modelCalls: options.modelCalls,
-          }),
+          await clock.time('agent', () =>
+            runAgent({
+              runner: options.runner,
+              task,
+              env,
+              limits,
+              recorder,
+              signal: options.signal,
+              warn,
+              modelCalls: options.modelCalls,
+            }),
+          ),
         )
         recorder.record('agent.terminal', terminalPayload(result))
         // A cancelled run is not worth judging (an LLM judge would only spend money the user chose not to spend).
         if (result.terminatedBy !== 'interrupted')
           await judge({ task, result, events: recorder.events.slice(), env })
       } finally {
-        if (options.teardown) {
+        const teardown = options.teardown
+        if (teardown) {
           try {
-            await options.teardown(task, env)
+            await clock.time('teardown', async () => teardown(task, env))
           } catch (e) {
             warn(`teardown failed: ${errorMessage(e)}`)
           }
@@ -250,6 +257,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
           grader: options.grade ? options.benchmark.version : undefined,
         }),
       reusedFrom: reuse ? { runId: reuse.from.runId, mode: reuse.mode } : null,
+      timing: clock.timing(),
     }),
   )
   return { record, events: recorder.events, result }

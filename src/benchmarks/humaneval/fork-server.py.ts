@@ -11,9 +11,24 @@
  * upstream counts SystemExit a failure. The server exits when its stdin closes, killing what it still runs.
  */
 export const FORK_SERVER = String.raw`
-import json, os, resource, select, signal, sys, time
+import gc, json, os, resource, select, signal, sys, time
 # What the problems import, imported once here rather than in every child; a child still imports anything else.
 import collections, functools, hashlib, itertools, math, re, string, typing
+
+# Compiling a check is most of its cost when a fresh child does it (every page the compiler touches is a
+# copy-on-write fault there); compiled here, once, it is cheap. Compiling runs none of the program, and the
+# optimizer bounds what it folds; past this size the child compiles, so a huge answer cannot exhaust the server.
+COMPILE_HERE_MAX = 1 << 20
+
+def prepare(path):
+    try:
+        if os.path.getsize(path) > COMPILE_HERE_MAX:
+            return None
+        with open(path, encoding="utf-8") as f:
+            return compile(f.read(), path, "exec")
+    except BaseException as e:
+        # The child reports it, in the same words as any other failure of the program.
+        return e
 
 # A finished child wakes the loop at once: SIGCHLD writes to this pipe, which select watches.
 wake_r, wake_w = os.pipe()
@@ -22,7 +37,7 @@ os.set_blocking(wake_w, False)
 signal.set_wakeup_fd(wake_w)
 signal.signal(signal.SIGCHLD, lambda *_: None)
 
-def child(req):
+def child(req, code):
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     os.close(wake_r)
@@ -37,9 +52,9 @@ def child(req):
     null = os.open(os.devnull, os.O_RDONLY)
     os.dup2(null, 0)
     os.close(null)
-    sys.stdin = open(0, closefd=False)
-    sys.stdout = open(1, "w", closefd=False)
-    sys.stderr = open(2, "w", closefd=False)
+    # sys.stdin, sys.stdout and sys.stderr now read and write those files: the server flushes stdout after every
+    # reply and never reads through sys.stdin, so no buffer carries anything over (new objects would cost a child
+    # dozens of copy-on-write faults).
     def cap(kind, limit):
         try:
             resource.setrlimit(kind, (limit, limit))
@@ -56,8 +71,11 @@ def child(req):
     path = os.path.join(d, req["program"])
     del req
     try:
-        with open(path, encoding="utf-8") as f:
-            code = compile(f.read(), path, "exec")
+        if isinstance(code, BaseException):
+            raise code
+        if code is None:
+            with open(path, encoding="utf-8") as f:
+                code = compile(f.read(), path, "exec")
         exec(code, {"__name__": "__main__", "__builtins__": __builtins__})
     except BaseException as e:
         msg = str(e)[:500]
@@ -111,12 +129,17 @@ while True:
                         r["status"] = "cancelled"
                         kill(pid)
                 continue
+            code = prepare(os.path.join(req["dir"], req["program"]))
+            # Objects that exist now are never collected in a child, whose collections would otherwise touch (and
+            # copy) every page of them.
+            gc.freeze()
             pid = os.fork()
             if pid == 0:
                 try:
-                    child(req)
+                    child(req, code)
                 finally:
                     os._exit(70)
+            del code
             now = time.monotonic()
             running[pid] = {"id": req["id"], "start": now, "deadline": now + req["timeout"], "status": "exited"}
     while running:
