@@ -33,6 +33,7 @@ import {
 } from '../src/scorers/index.ts'
 import { compareWithBaseline } from './baseline.ts'
 import { consoleSummary } from './console-summary.ts'
+import { derivedRunFiles, timeStage } from './derived-files.ts'
 import { replayCommand, type ConfigReplay } from './replay-command.ts'
 import { gitState, type GitState } from './run-environment.ts'
 import { TracePrefetch } from './trace-prefetch.ts'
@@ -247,7 +248,7 @@ export class BundleReporter implements Reporter {
   ): Promise<{ dir: string; trials: TrialRecord[]; summary: RunSummary }> {
     const vitest = this.requireVitest()
     const trials = sortRecords([...run.records.values()])
-    const summary = summarizeTrials(trials, this.settings)
+    const { value: summary, stage: score } = timeStage(() => summarizeTrials(trials, this.settings))
     const targets = unique(trials.map((t) => t.runner))
     const benchmarks = uniqueBy(
       trials.map((t) => t.benchmark),
@@ -294,6 +295,7 @@ export class BundleReporter implements Reporter {
     // Half a run measured against a whole one would read as a regression: an interrupted run is not compared.
     const comparison = reason === 'interrupted' ? undefined : await this.comparison(run, trials, benchmarks)
     if (comparison) summary.comparison = comparison
+    const derived = derivedRunFiles({ metadata, trials, summary, score })
     const dir = await writeBundle({
       runsDir: run.runsDir,
       metadata,
@@ -303,6 +305,7 @@ export class BundleReporter implements Reporter {
       readTraceFile: run.traces.read,
       reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
       extraFiles: [...(await recordingsFile(run.stagingDir)), ...(await artifactFiles(run.stagingDir))],
+      derivedFiles: derived.derivedFiles,
       replayCommand: replayCommand({
         root: vitest.config.root,
         project: this.options.project,
@@ -313,6 +316,8 @@ export class BundleReporter implements Reporter {
         config: this.options.replay,
       }),
     })
+    const exportWarning = await derived.exportSpans()
+    if (exportWarning !== null) vitest.logger.warn(`agentevalops: ${exportWarning}`)
     return { dir, trials, summary }
   }
 

@@ -5,3 +5,4 @@ export {
   type MarkdownReportInput,
 } from './markdown.ts'
 export { escapeCell, markdownTable } from './markdown-table.ts'
+export { HTML_REPORT_FILE, renderHtmlReport, type HtmlReportInput } from './html/index.ts'

@@ -143,7 +143,9 @@ describe('SIGKILL, then agentevalops recover', { timeout: 120_000 }, () => {
       const scores = await readScores(dir!)
       const byKey = new Map(scores.trials.map((t) => [`${t.taskId} #${t.trial}`, t]))
       for (const [key, record] of before) {
-        const { runId: _runId, ...expected } = record
+        // scores.json keeps neither the run id nor the phase timing (which went into spans.jsonl).
+        const { runId: _runId, timing, ...expected } = record
+        expect(timing?.phases.map((p) => p.name)).toContain('agent')
         expect(byKey.get(key), key).toEqual(expected)
       }
       // Everything else in the bundle is a trial the kill cut short.

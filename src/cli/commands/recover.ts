@@ -6,6 +6,7 @@ import {
   removeStaging,
   unrecoveredStagings,
 } from '../../../reporters/staging.ts'
+import { derivedRunFiles } from '../../../reporters/derived-files.ts'
 import { writeBundle } from '../../bundles/index.ts'
 import {
   AgentEvalOpsError,
@@ -76,6 +77,7 @@ async function recoverOne(dir: string, keep: boolean, io: CliIO): Promise<boolea
   const settings = staged.header?.statistics ?? DEFAULT_SUMMARY_SETTINGS
   const summary = summarizeTrials(trials, settings)
   const metadata = metadataOf(staged, settings.bootstrap.seed)
+  const derived = derivedRunFiles({ metadata, trials, summary })
   try {
     const bundle = await writeBundle({
       runsDir,
@@ -86,11 +88,14 @@ async function recoverOne(dir: string, keep: boolean, io: CliIO): Promise<boolea
       reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
       replayCommand: staged.header?.replayCommand ?? 'npx vitest run --project evals\n',
       extraFiles: [...(await recordingsFile(dir)), ...(await artifactFiles(dir))],
+      derivedFiles: derived.derivedFiles,
     })
     const finished = staged.trials.filter((t) => t.finished).length
     io.out(
       `recovered run ${staged.runId}: ${finished} finished trial(s), ${trials.length - finished} cut short (interrupted) → ${relative(process.cwd(), bundle) || bundle}`,
     )
+    const exportWarning = await derived.exportSpans()
+    if (exportWarning !== null) io.err(`agentevalops recover: warning: ${exportWarning}`)
     if (!keep) await removeStaging(dir)
     return true
   } catch (e) {

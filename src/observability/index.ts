@@ -1,0 +1,26 @@
+export {
+  buildRunSpans,
+  captureContentFromEnv,
+  TRACER_NAME,
+  type RunSpansInput,
+  type StageTime,
+} from './run-spans.ts'
+export {
+  OtlpSpan,
+  OtlpTraceRequest,
+  otlpLinesText,
+  otlpSpans,
+  parseOtlpLines,
+  SPANS_FILE,
+  spansToOtlpLines,
+} from './otlp-json.ts'
+export {
+  exportOtlp,
+  otlpTarget,
+  type ExportOtlpOptions,
+  type ExportOtlpResult,
+  type OtlpTarget,
+  type OtlpTargetResult,
+} from './otlp-export.ts'
+export { parseKeyValues, type Env } from './env.ts'
+export * from './semconv.ts'

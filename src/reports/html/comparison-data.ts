@@ -1,0 +1,102 @@
+import type { MetricComparison, RunSummary, TaskRef } from '../../core/index.ts'
+import { capped, confidenceLabel, DASH, percent, plural, points, pointsInterval, pValue } from '../format.ts'
+import { comparisonReason, taskKeyOf } from '../summary-text.ts'
+import type { ComparisonData, TaskLink } from './page-data.ts'
+import { numberColumn, tableData, textColumn, type ColumnSpec } from './table-data.ts'
+
+const MAX_UNPAIRED_NAMES = 10
+
+/** The run against its baseline, as report.md's comparison section has it; null when there is no baseline. */
+export function comparisonData(
+  summary: RunSummary,
+  taskIndex: ReadonlyMap<string, number>,
+): ComparisonData | null {
+  const comparison = summary.comparison
+  if (!comparison) return null
+  const { settings, overall } = comparison
+  const level = confidenceLabel(1 - settings.alpha)
+  const baselineBenchmarks = comparison.baseline.benchmarks
+  const columns: ColumnSpec<MetricComparison>[] = [
+    textColumn('metric', 'Metric', metricName),
+    numberColumn(
+      'pairs',
+      'Pairs',
+      (m) => m.pairs,
+      (v) => String(v ?? DASH),
+    ),
+    numberColumn('baseline', 'Baseline', (m) => m.baselineMean, percent),
+    numberColumn('candidate', 'This run', (m) => m.candidateMean, percent),
+    numberColumn('delta', 'Δ', (m) => m.delta, points),
+    {
+      id: 'deltaCi',
+      label: `${level} CI of Δ`,
+      numeric: true,
+      value: (m) => m.deltaCi?.lower ?? null,
+      text: (m) => pointsInterval(m.deltaCi),
+    },
+    textColumn('test', 'Test', testName),
+    numberColumn('p', 'p', (m) => m.pValue, pValue),
+    numberColumn(
+      'mde',
+      'MDE',
+      (m) => m.minimumDetectableEffect,
+      (v) => (v === null ? DASH : `${(v * 100).toFixed(1)} pp`),
+    ),
+    textColumn('verdict', 'Verdict', (m) => m.verdict),
+  ]
+  return {
+    verdict: comparison.verdict,
+    reason: comparisonReason(comparison),
+    baseline:
+      comparison.baseline.runId +
+      (baselineBenchmarks.length > 0 ? ` (${baselineBenchmarks.join(', ')})` : ''),
+    facts: [
+      ['Paired tasks', String(comparison.pairedTasks)],
+      ['Only in the baseline', unpaired(comparison.baselineOnly)],
+      ['Only in this run', unpaired(comparison.candidateOnly)],
+      [
+        'Settings',
+        `α = ${settings.alpha}, largest acceptable drop ${(settings.maxDrop * 100).toFixed(1)} pp, ` +
+          `at least ${plural(settings.minPairs, 'paired task')}, seed ${settings.seed}` +
+          (settings.forced ? '; forced: the benchmarks or their datasets differ' : ''),
+      ],
+    ],
+    delta: points(overall.delta),
+    deltaCi: `${level} CI ${pointsInterval(overall.deltaCi)}`,
+    pValue: pValue(overall.pValue),
+    test: testName(overall),
+    metrics: tableData(
+      { id: 'comparison', noun: 'metric', columns, key: (m) => m.evaluatorId ?? '(overall)' },
+      [overall, ...comparison.evaluators],
+    ),
+    regressed: refLinks(worstFirst(overall.regressions), taskIndex),
+    improved: refLinks(overall.improvements, taskIndex),
+  }
+}
+
+function metricName(m: MetricComparison): string {
+  return m.evaluatorId === null ? 'pass rate (overall)' : `${m.evaluatorId} pass rate`
+}
+
+function testName(m: MetricComparison): string {
+  if (m.test === 'mcnemar') return 'McNemar exact'
+  return m.permutation.exact ? 'paired permutation (exact)' : 'paired permutation (Monte Carlo)'
+}
+
+function unpaired(keys: readonly string[]): string {
+  return keys.length === 0 ? '0' : `${keys.length} (${capped(keys, MAX_UNPAIRED_NAMES)})`
+}
+
+function worstFirst(refs: readonly TaskRef[]): TaskRef[] {
+  return [...refs].sort((a, b) => b.baseline - b.candidate - (a.baseline - a.candidate))
+}
+
+function refLinks(refs: readonly TaskRef[], taskIndex: ReadonlyMap<string, number>): TaskLink[] {
+  return refs.map((r) => {
+    const key = taskKeyOf(r)
+    return {
+      label: `${key}: ${percent(r.baseline)} → ${percent(r.candidate)}`,
+      task: taskIndex.get(key) ?? null,
+    }
+  })
+}

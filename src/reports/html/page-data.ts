@@ -1,0 +1,173 @@
+/*
+ * What the report page is drawn from: the JSON in its `data` block. Figures arrive formatted (by ../format.ts, so
+ * the page shows what report.md shows) next to their raw values, which the page sorts by; the page's script does
+ * no arithmetic on statistics.
+ */
+
+export type CellValue = string | number | null
+
+export interface Column {
+  id: string
+  label: string
+  numeric: boolean
+  /** The column whose cell opens the row's task. */
+  opensTask?: boolean
+}
+
+export interface TableRow {
+  /** Stable within the table: the task key, category name… (the row's `data-key`). */
+  key: string
+  /** Raw values, one per column, to sort by; null sorts last. */
+  v: CellValue[]
+  /** Display texts, one per column: what the cells show and the filter searches. */
+  t: string[]
+  /** Index into PageData.tasks of the task the row opens. */
+  task?: number
+}
+
+export interface TableData {
+  id: string
+  /** What one row is, for the row count: "task", "category"… */
+  noun: string
+  columns: Column[]
+  rows: TableRow[]
+}
+
+export interface TaskLink {
+  label: string
+  task: number | null
+}
+
+export interface Bar {
+  label: string
+  value: number
+  text: string
+}
+
+export interface Chart {
+  id: string
+  title: string
+  bars: Bar[]
+}
+
+export interface HeadlineData {
+  rate: string
+  ci: string
+  level: string
+  method: string
+  policy: string
+  tasks: number
+  trials: number
+  /** The same figure under the other error policy, as a sentence. */
+  other: string
+  passed: number
+  n: number
+  /** The first of them (the tasks table has all); `neverPassedCount` says how many there are. */
+  neverPassed: TaskLink[]
+  neverPassedCount: number
+  /** null when every task ran once: flakiness then means nothing. */
+  flakyCount: number | null
+  settings: string
+}
+
+export interface ComparisonData {
+  verdict: string
+  reason: string
+  baseline: string
+  facts: [string, string][]
+  /** The overall pass rate's change, for the callout. */
+  delta: string
+  deltaCi: string
+  pValue: string
+  test: string
+  metrics: TableData
+  regressed: TaskLink[]
+  improved: TaskLink[]
+}
+
+export interface TaskInfo {
+  key: string
+  benchmark: string
+  taskId: string
+  line: string
+  /** Indices into PageData.trials. */
+  trials: number[]
+}
+
+/*
+ * Trials make up most of a large report, so what is empty is left out rather than written as null or []: the page
+ * reads a missing field as empty.
+ */
+
+export interface FindingData {
+  type: string
+  message: string
+  citations?: number[]
+}
+
+export interface ScoreData {
+  evaluator: string
+  kind: string
+  score: string
+  status: 'pass' | 'FAIL' | 'error'
+  explanation: string
+  error?: string
+  citations?: number[]
+  findings?: FindingData[]
+}
+
+export interface VerdictData {
+  checker: string
+  verdict: string
+  findings?: FindingData[]
+}
+
+export interface PhaseData {
+  name: string
+  text: string
+}
+
+/**
+ * [step, ms since the trial started, index into PageData.kinds, payload] and, when the event used tokens or money,
+ * the usage as text.
+ */
+export type EventData = [number, number, number, unknown] | [number, number, number, unknown, string]
+
+export interface TrialData {
+  task: number
+  trial: number
+  outcome: string
+  passed: boolean
+  line: string
+  answer: string | null
+  error?: string
+  warnings?: string[]
+  scores: ScoreData[]
+  verdicts?: VerdictData[]
+  /** Only in live records (not in bundles read from disk). */
+  phases?: PhaseData[]
+  events: EventData[]
+}
+
+export interface PageData {
+  title: string
+  run: [string, string][]
+  caveat: string | null
+  headline: HeadlineData
+  comparison: ComparisonData | null
+  tables: {
+    benchmarks: TableData
+    categories: TableData | null
+    evaluators: TableData | null
+    outcomes: TableData
+    usage: TableData
+    flaky: TableData | null
+    tasks: TableData
+  }
+  costPerSolved: string
+  charts: Chart[]
+  tasks: TaskInfo[]
+  trials: TrialData[]
+  /** The event kinds EventData refers to by index. */
+  kinds: string[]
+}
