@@ -1,5 +1,11 @@
-import type { BaselineComparison, RunSummary, TaskSummary } from '../core/index.ts'
-import { capped, fraction } from './format.ts'
+import type {
+  BaselineComparison,
+  HeadlineFigure,
+  MetricComparison,
+  RunSummary,
+  TaskSummary,
+} from '../core/index.ts'
+import { capped, fraction, intervalMethod, percentInterval, plural } from './format.ts'
 
 /*
  * Phrases the markdown report and the console summary share, so both name a task and a comparison alike.
@@ -36,4 +42,30 @@ export function comparisonReason(comparison: BaselineComparison): string {
   const deciding = comparison.evaluators.filter((e) => e.verdict === comparison.verdict)
   if (deciding.length === 0) return comparison.overall.reason
   return deciding.map((e) => `evaluator ${e.evaluatorId ?? '(overall)'}: ${e.reason}`).join('; ')
+}
+
+/** The headline figure's interval, its method, and what it was computed over. */
+export function figureDetails(figure: HeadlineFigure, level: string): string {
+  const ci = figure.ci
+    ? `${level} CI ${percentInterval(figure.ci)}, ${intervalMethod(figure.method)}`
+    : `${level} CI —`
+  return `${ci}; ${plural(figure.tasks, 'task')}, ${plural(figure.trials, 'trial')}`
+}
+
+/** What a compared metric measures. */
+export function metricName(m: MetricComparison): string {
+  return m.evaluatorId === null ? 'pass rate (overall)' : `${m.evaluatorId} pass rate`
+}
+
+/** The test a comparison's verdict rests on. */
+export function testName(m: MetricComparison): string {
+  if (m.test === 'mcnemar') return 'McNemar exact'
+  return m.permutation.exact ? 'paired permutation (exact)' : 'paired permutation (Monte Carlo)'
+}
+
+const MAX_UNPAIRED_NAMES = 10
+
+/** Tasks found on one side of a comparison only: how many, and the first of them. */
+export function unpairedText(keys: readonly string[]): string {
+  return keys.length === 0 ? '0' : `${keys.length} (${capped(keys, MAX_UNPAIRED_NAMES)})`
 }

@@ -1,10 +1,8 @@
 import type { MetricComparison, RunSummary, TaskRef } from '../../core/index.ts'
-import { capped, confidenceLabel, DASH, percent, plural, points, pointsInterval, pValue } from '../format.ts'
-import { comparisonReason, taskKeyOf } from '../summary-text.ts'
+import { confidenceLabel, DASH, percent, plural, points, pointsInterval, pValue } from '../format.ts'
+import { comparisonReason, metricName, taskKeyOf, testName, unpairedText } from '../summary-text.ts'
 import type { ComparisonData, TaskLink } from './page-data.ts'
 import { numberColumn, tableData, textColumn, type ColumnSpec } from './table-data.ts'
-
-const MAX_UNPAIRED_NAMES = 10
 
 /** The run against its baseline, as report.md's comparison section has it; null when there is no baseline. */
 export function comparisonData(
@@ -52,8 +50,8 @@ export function comparisonData(
       (baselineBenchmarks.length > 0 ? ` (${baselineBenchmarks.join(', ')})` : ''),
     facts: [
       ['Paired tasks', String(comparison.pairedTasks)],
-      ['Only in the baseline', unpaired(comparison.baselineOnly)],
-      ['Only in this run', unpaired(comparison.candidateOnly)],
+      ['Only in the baseline', unpairedText(comparison.baselineOnly)],
+      ['Only in this run', unpairedText(comparison.candidateOnly)],
       [
         'Settings',
         `α = ${settings.alpha}, largest acceptable drop ${(settings.maxDrop * 100).toFixed(1)} pp, ` +
@@ -72,19 +70,6 @@ export function comparisonData(
     regressed: refLinks(worstFirst(overall.regressions), taskIndex),
     improved: refLinks(overall.improvements, taskIndex),
   }
-}
-
-function metricName(m: MetricComparison): string {
-  return m.evaluatorId === null ? 'pass rate (overall)' : `${m.evaluatorId} pass rate`
-}
-
-function testName(m: MetricComparison): string {
-  if (m.test === 'mcnemar') return 'McNemar exact'
-  return m.permutation.exact ? 'paired permutation (exact)' : 'paired permutation (Monte Carlo)'
-}
-
-function unpaired(keys: readonly string[]): string {
-  return keys.length === 0 ? '0' : `${keys.length} (${capped(keys, MAX_UNPAIRED_NAMES)})`
 }
 
 function worstFirst(refs: readonly TaskRef[]): TaskRef[] {

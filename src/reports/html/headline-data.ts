@@ -1,4 +1,4 @@
-import type { HeadlineFigure, RunSummary } from '../../core/index.ts'
+import type { RunSummary } from '../../core/index.ts'
 import {
   confidenceLabel,
   errorPolicyText,
@@ -6,10 +6,9 @@ import {
   intervalMethod,
   percent,
   percentInterval,
-  plural,
   settingsText,
 } from '../format.ts'
-import { hasRepeatedTrials } from '../summary-text.ts'
+import { figureDetails, hasRepeatedTrials } from '../summary-text.ts'
 import type { HeadlineData, TaskLink } from './page-data.ts'
 
 /** More names than this and a callout stops being read; the tasks table lists them all. */
@@ -30,7 +29,7 @@ export function headlineData(summary: RunSummary, taskIndex: ReadonlyMap<string,
     policy: errorPolicyText(settings.errorPolicy),
     tasks: primary.tasks,
     trials: primary.trials,
-    other: `With ${errorPolicyText(otherPolicy)}: ${percent(other.rate)} (${figureText(other, level)}).`,
+    other: `With ${errorPolicyText(otherPolicy)}: ${percent(other.rate)} (${figureDetails(other, level)}).`,
     passed: summary.passed,
     n: summary.n,
     neverPassed: taskLinks(summary, headline.neverPassed.slice(0, MAX_CALLOUT_TASKS), taskIndex),
@@ -38,13 +37,6 @@ export function headlineData(summary: RunSummary, taskIndex: ReadonlyMap<string,
     flakyCount: hasRepeatedTrials(summary) ? headline.flaky.length : null,
     settings: settingsText(settings),
   }
-}
-
-function figureText(figure: HeadlineFigure, level: string): string {
-  const ci = figure.ci
-    ? `${level} CI ${percentInterval(figure.ci)}, ${intervalMethod(figure.method)}`
-    : `${level} CI —`
-  return `${ci}; ${plural(figure.tasks, 'task')}, ${plural(figure.trials, 'trial')}`
 }
 
 /** `toy/broken (0/10)` per key, each opening its task. */

@@ -4,7 +4,7 @@ import { chartsData } from './chart-data.ts'
 import { comparisonData } from './comparison-data.ts'
 import { headlineData } from './headline-data.ts'
 import type { PageData } from './page-data.ts'
-import { runFacts } from './run-data.ts'
+import { runFactsData } from './run-data.ts'
 import {
   benchmarkRows,
   benchmarksTable,
@@ -31,7 +31,7 @@ export function pageData({ metadata, trials, summary, events }: HtmlReportInput)
   const lookup = { taskIndex, tokensByTask }
   const headline = headlineData(summary, taskIndex)
   return {
-    ...runFacts(metadata, summary),
+    ...runFactsData(metadata, summary),
     headline,
     comparison: comparisonData(summary, taskIndex),
     tables: {

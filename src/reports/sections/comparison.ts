@@ -1,11 +1,10 @@
-import type { BaselineComparison, MetricComparison, TaskRef } from '../../core/index.ts'
-import { capped, confidenceLabel, DASH, percent, plural, points, pointsInterval, pValue } from '../format.ts'
+import type { BaselineComparison, TaskRef } from '../../core/index.ts'
+import { confidenceLabel, DASH, percent, plural, points, pointsInterval, pValue } from '../format.ts'
 import { inertText, markdownTable, type Align } from '../markdown-table.ts'
-import { comparisonReason } from '../summary-text.ts'
+import { comparisonReason, metricName, testName, unpairedText } from '../summary-text.ts'
 
 /** More regressed tasks than this and the list stops being read; the comparison in scores.json has them all. */
 const MAX_REGRESSIONS = 30
-const MAX_UNPAIRED_NAMES = 10
 
 /**
  * The run against its baseline, task by task: the verdict and why, what was paired, per metric the change with
@@ -20,8 +19,8 @@ export function comparisonSection(comparison: BaselineComparison | undefined): s
     `- **Baseline run:** ${comparison.baseline.runId}` +
       (comparison.baseline.benchmarks.length > 0 ? ` (${comparison.baseline.benchmarks.join(', ')})` : ''),
     `- **Paired tasks:** ${comparison.pairedTasks}`,
-    `- **Only in the baseline:** ${unpaired(comparison.baselineOnly)}`,
-    `- **Only in this run:** ${unpaired(comparison.candidateOnly)}`,
+    `- **Only in the baseline:** ${unpairedText(comparison.baselineOnly)}`,
+    `- **Only in this run:** ${unpairedText(comparison.candidateOnly)}`,
     `- **Settings:** α = ${settings.alpha}, largest acceptable drop ${percentPoints(settings.maxDrop)}, ` +
       `at least ${plural(settings.minPairs, 'paired task')}, seed ${settings.seed}` +
       (settings.forced ? '; **forced**: the benchmarks or their datasets differ' : ''),
@@ -73,22 +72,8 @@ export function comparisonSection(comparison: BaselineComparison | undefined): s
   return lines.join('\n')
 }
 
-function metricName(m: MetricComparison): string {
-  return m.evaluatorId === null ? 'pass rate (overall)' : `${m.evaluatorId} pass rate`
-}
-
-function testName(m: MetricComparison): string {
-  if (m.test === 'mcnemar') return 'McNemar exact'
-  return m.permutation.exact ? 'paired permutation (exact)' : 'paired permutation (Monte Carlo)'
-}
-
 function percentPoints(ratio: number): string {
   return `${(ratio * 100).toFixed(1)} pp`
-}
-
-function unpaired(keys: readonly string[]): string {
-  if (keys.length === 0) return '0'
-  return `${keys.length} (${capped(keys, MAX_UNPAIRED_NAMES)})`
 }
 
 function regressionsText(regressions: readonly TaskRef[], improvements: number): string {

@@ -1,14 +1,7 @@
-import type { HeadlineFigure, RunSummary } from '../../core/index.ts'
-import {
-  confidenceLabel,
-  errorPolicyText,
-  intervalMethod,
-  percent,
-  percentInterval,
-  plural,
-} from '../format.ts'
+import type { RunSummary } from '../../core/index.ts'
+import { confidenceLabel, errorPolicyText, percent, plural } from '../format.ts'
 import { inertText } from '../markdown-table.ts'
-import { hasRepeatedTrials, tasksWithCounts } from '../summary-text.ts'
+import { figureDetails, hasRepeatedTrials, tasksWithCounts } from '../summary-text.ts'
 
 /** More names than this and a callout stops being read; the Tasks table lists them all. */
 const MAX_CALLOUT_TASKS = 20
@@ -48,11 +41,4 @@ export function headlineSection(summary: RunSummary): string {
     )
   }
   return lines.join('\n')
-}
-
-function figureDetails(figure: HeadlineFigure, level: string): string {
-  const ci = figure.ci
-    ? `${level} CI ${percentInterval(figure.ci)}, ${intervalMethod(figure.method)}`
-    : `${level} CI —`
-  return `${ci}; ${plural(figure.tasks, 'task')}, ${plural(figure.trials, 'trial')}`
 }
