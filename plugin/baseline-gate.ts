@@ -35,7 +35,7 @@ export function registerBaselineGate(
   finished: readonly TrialRecord[],
   run: () => ProvidedRun,
 ): void {
-  it(`baseline: no regression vs ${gate.spec}`, async ({ task }) => {
+  it(`baseline: no regression vs ${gate.spec}`, async ({ task, annotate }) => {
     if (finished.length === 0) return
     const { runId, runsDir } = run()
     // Loaded only here: a run without a baseline never loads the bundle reader into its workers.
@@ -45,6 +45,8 @@ export function registerBaselineGate(
       { runId, benchmarks: [benchmark()], trials: finished },
     )
     task.meta[COMPARISON_META_KEY] = JSON.parse(JSON.stringify(comparison)) as typeof comparison
+    // JUnit writes it as a property of this case, so CI dashboards show the verdict beside the trials' scores.
+    await annotate(comparison.verdict, 'agentevalops.verdict')
     if (comparison.verdict === 'NO_GO') {
       const failing = [comparison.overall, ...comparison.evaluators].filter((m) => m.verdict === 'NO_GO')
       const lines = failing.map((m) => `  ${m.evaluatorId ?? 'pass rate'}: ${m.reason}`)

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, relative } from 'node:path'
-import { describe, expect, it, type ExpectStatic } from 'vitest'
+import { describe, expect, inject, it, type ExpectStatic } from 'vitest'
 import {
   benchmarkTraceDir,
   trialArtifactsDir,
@@ -33,6 +33,8 @@ import { reuseFor } from './resume.ts'
 import { stageBenchmark, stageTrialRecord } from './staging.ts'
 import { currentRun, providedRun } from './provided-run.ts'
 import type { CompareOptions } from '../src/scorers/index.ts'
+import { TRIAL_CASE_META_KEY } from '../reporters/progress-reporter.ts'
+import { ANNOTATE_PROVIDE_KEY } from './vite-plugin.ts'
 
 // One store per trace folder and worker: trials of a run share it instead of each setting up the folder again.
 const stores = new Map<string, JsonlTraceStore>()
@@ -79,6 +81,24 @@ function storeFor(root: string): JsonlTraceStore {
 /** A trial that failed its case: Vitest reports the message, which names the trace steps at fault. */
 class TrialFailure extends Error {
   override name = 'TrialFailure'
+}
+
+/** Marks the trial cases, so that a reporter knows how many trials a file holds once it is collected. */
+const TRIAL_CASE = { meta: { [TRIAL_CASE_META_KEY]: true } } as const
+
+/**
+ * What a finished trial tells CI as annotations (type, message), which JUnit writes as properties of its case:
+ * the outcome, each evaluator's score and verdict, each policy checker's verdict.
+ */
+export function trialAnnotations(record: TrialRecord): [type: string, message: string][] {
+  return [
+    ['agentevalops.outcome', record.outcome],
+    ...record.scores.map((s): [string, string] => [
+      `agentevalops.score.${s.evaluatorId}`,
+      `${s.score.toFixed(3)} ${s.error !== null ? 'error' : s.passed ? 'pass' : 'fail'}`,
+    ]),
+    ...record.verdicts.map((v): [string, string] => [`agentevalops.policy.${v.checkerId}`, v.verdict]),
+  ]
 }
 
 /** What a per-trial assertion callback sees. */
@@ -135,6 +155,8 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
     const [tasks, info] = await Promise.all([benchmark.listTasks(), benchmark.info()])
     const finished: TrialRecord[] = []
     const baseline = baselineGateFor(options.baseline, options.compare, providedRun())
+    // Only when the plugin found a reporter that reads annotations: each costs a round trip to the main process.
+    const annotating = inject(ANNOTATE_PROVIDE_KEY) === true
     // Reading the environment costs more than a trial's own work in a fast benchmark: once per file, at its first
     // trial (after its beforeAll hooks, which may set variables).
     let built: Redactor | undefined
@@ -142,7 +164,7 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
 
     for (const task of tasks) {
       for (let trial = 0; trial < trials; trial++) {
-        it.concurrent(`${task.id} #${trial}`, async (context) => {
+        it.concurrent(`${task.id} #${trial}`, TRIAL_CASE, async (context) => {
           const { task: testCase, signal } = context
           const run = currentRun()
           const traceRoot = benchmarkTraceDir(run.stagingDir, info.id)
@@ -199,6 +221,13 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
           // A non-cloneable value here would drop the whole file's results, so only plain JSON crosses over.
           testCase.meta.agentevalops = JSON.parse(JSON.stringify(handed)) as TrialRecord
           finished.push(handed)
+          // Before any failure is thrown: a failed case keeps its annotations too. Sent together, since each is a
+          // round trip to the main process.
+          if (annotating) {
+            await Promise.all(
+              trialAnnotations(handed).map(([type, message]) => context.annotate(message, type)),
+            )
+          }
 
           if (isHarnessFailure(handed)) throw new TrialFailure(`harness failure\n${explainTrial(handed)}`)
           // Under an aggregate gate the case passes whatever the trial did, so it says how the trial went

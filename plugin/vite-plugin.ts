@@ -37,6 +37,73 @@ export interface AgentEvalOpsOptions {
    * (folders joined by the path delimiter). See docs/cli.md (`run --resume`).
    */
   resume?: string | readonly string[]
+  /**
+   * Live progress lines while the run goes (trials done, pass rate and cost so far). Default true;
+   * AGENTEVALOPS_PROGRESS=0 turns them off.
+   */
+  progress?: boolean
+}
+
+/** `0` (or `false`, `off`) turns the live progress lines off, whatever the plugin option says. */
+export const PROGRESS_ENV = 'AGENTEVALOPS_PROGRESS'
+
+/** Whether the progress reporter runs: the plugin option, then the environment, can turn it off. */
+export function progressEnabled(option: boolean | undefined, env: NodeJS.ProcessEnv): boolean {
+  if (option === false) return false
+  const raw = env[PROGRESS_ENV]?.trim().toLowerCase()
+  return raw !== '0' && raw !== 'false' && raw !== 'off'
+}
+
+/** `1` annotates every trial case with its scores, `0` never does; unset, only when a reporter reads them. */
+export const ANNOTATE_ENV = 'AGENTEVALOPS_ANNOTATE'
+
+/** Provided as true when eval cases should annotate their trial's outcome, scores and policy verdicts. */
+export const ANNOTATE_PROVIDE_KEY = 'agentevalopsAnnotate'
+
+/**
+ * Built-in reporters that make no use of a passing case's annotations: `default` and `agent` show a failed case's,
+ * whose error already explains the trial, and `github-actions` shows only those made in the test file itself,
+ * which ours never are.
+ */
+const IGNORING_ANNOTATIONS = new Set([
+  'default',
+  'agent',
+  'minimal',
+  'dot',
+  'json',
+  'tree',
+  'hanging-process',
+  'github-actions',
+])
+
+/**
+ * Whether trial cases should annotate: each annotation is a round trip from the worker, which a fast benchmark
+ * feels (see docs/ci.md), so they are made only when something reads them: JUnit (as properties), blob (for a
+ * merged JUnit), verbose, tap, html, the UI, or a reporter we do not know.
+ */
+export function annotationsWanted(
+  reporters: readonly unknown[],
+  ui: boolean,
+  env: NodeJS.ProcessEnv,
+  ours: (reporter: unknown) => boolean = () => false,
+): boolean {
+  const forced = env[ANNOTATE_ENV]?.trim()
+  if (forced === '1') return true
+  if (forced === '0') return false
+  if (ui) return true
+  return reporters.some((entry) => {
+    const reporter: unknown = Array.isArray(entry) ? entry[0] : entry
+    if (typeof reporter === 'string') return !IGNORING_ANNOTATIONS.has(reporter)
+    return !ours(reporter)
+  })
+}
+
+/**
+ * Least time between progress lines: in a terminal they scroll above Vitest's own output, in a CI log every line
+ * stays, so there a long run prints mostly on each tenth of its trials.
+ */
+function progressIntervalMs(): number {
+  return process.stdout.isTTY ? 2000 : 15_000
 }
 
 /**
@@ -94,6 +161,7 @@ export const CONFIGS_PROVIDE_KEY = 'agentevalopsConfigs'
 declare module 'vitest' {
   interface ProvidedContext {
     [CONFIGS_PROVIDE_KEY]: ProvidedConfigs
+    [ANNOTATE_PROVIDE_KEY]: true
   }
 }
 
@@ -104,9 +172,9 @@ declare module 'vitest' {
 export const RUN_CLI_ENV = 'AGENTEVALOPS_RUN_CLI'
 
 /**
- * The Vite plugin placed inside the evals project: project-scoped options go through `config`, and the bundle
- * reporter is pushed into the root config from `configureVitest` (reporters are root-only; pushing there also keeps
- * Vitest's automatic github-actions reporter).
+ * The Vite plugin placed inside the evals project: project-scoped options go through `config`, and the bundle and
+ * progress reporters are pushed into the root config from `configureVitest` (reporters are root-only; pushing there
+ * also keeps Vitest's automatic github-actions reporter).
  *
  * Config mode: with AGENTEVALOPS_CONFIG set, the project runs the configs' benchmarks instead of its eval files
  * (its include becomes our config-driven eval file), so `vitest --project evals` and `agentevalops run` are the
@@ -130,7 +198,25 @@ export function agentEvalOps(options: AgentEvalOpsOptions = {}): Plugin {
     // eval workers, which load this module for evalBenchmark(), never load the reporter or the config loader.
     // eslint-disable-next-line @typescript-eslint/no-misused-promises
     async configureVitest({ vitest, project }) {
-      const { BundleReporter } = await import('../reporters/bundle-reporter.ts')
+      const [{ BundleReporter }, { ProgressReporter }] = await Promise.all([
+        import('../reporters/bundle-reporter.ts'),
+        import('../reporters/progress-reporter.ts'),
+      ])
+      const annotate = annotationsWanted(
+        vitest.config.reporters,
+        vitest.config.ui,
+        process.env,
+        (r) => r instanceof BundleReporter || r instanceof ProgressReporter,
+      )
+      // Beside the bundle reporter, once the project is set up: a config that fails to load changes nothing.
+      const addCiOutput = (): void => {
+        if (annotate) project.provide(ANNOTATE_PROVIDE_KEY, true)
+        if (progressEnabled(options.progress, process.env)) {
+          vitest.config.reporters.push(
+            new ProgressReporter({ project: project.name, intervalMs: progressIntervalMs() }),
+          )
+        }
+      }
       const files = configFilesFromEnv(process.env)
       const baselineSpec = process.env[CONFIG_ENV.baseline] || options.baseline
       const resumeEnv = process.env[CONFIG_ENV.resume]
@@ -152,6 +238,7 @@ export function agentEvalOps(options: AgentEvalOpsOptions = {}): Plugin {
             ...comparing,
           }),
         )
+        addCiOutput()
         return
       }
 
@@ -177,6 +264,7 @@ export function agentEvalOps(options: AgentEvalOpsOptions = {}): Plugin {
           ...comparing,
         }),
       )
+      addCiOutput()
     },
   }
 }

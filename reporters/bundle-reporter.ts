@@ -34,6 +34,7 @@ import {
 import { compareWithBaseline } from './baseline.ts'
 import { consoleSummary } from './console-summary.ts'
 import { derivedRunFiles, timeStage } from './derived-files.ts'
+import { appendGithubStepSummary, githubStepSummary } from './github-summary.ts'
 import { replayCommand, type ConfigReplay } from './replay-command.ts'
 import { gitState, type GitState } from './run-environment.ts'
 import { TracePrefetch } from './trace-prefetch.ts'
@@ -229,9 +230,15 @@ export class BundleReporter implements Reporter {
       return
     }
     try {
-      const { dir, trials, summary } = await this.writeRun(run, reason)
+      const { dir, trials, summary, metadata } = await this.writeRun(run, reason)
       await removeStaging(run.stagingDir)
-      vitest.logger.log(consoleSummary(trials, summary, relative(process.cwd(), dir) || dir))
+      const shown = relative(process.cwd(), dir) || dir
+      vitest.logger.log(consoleSummary(trials, summary, shown))
+      const problem = await appendGithubStepSummary(
+        process.env,
+        githubStepSummary({ metadata, summary, trials, bundleDir: shown }),
+      )
+      if (problem !== null) vitest.logger.warn(`agentevalops: ${problem}`)
     } catch (error) {
       // The staging folder stays: every finished trial's trace is still there to recover from.
       vitest.logger.error(
@@ -245,7 +252,7 @@ export class BundleReporter implements Reporter {
   private async writeRun(
     run: OpenRun,
     reason: TestRunEndReason,
-  ): Promise<{ dir: string; trials: TrialRecord[]; summary: RunSummary }> {
+  ): Promise<{ dir: string; trials: TrialRecord[]; summary: RunSummary; metadata: RunMetadata }> {
     const vitest = this.requireVitest()
     const trials = sortRecords([...run.records.values()])
     const { value: summary, stage: score } = timeStage(() => summarizeTrials(trials, this.settings))
@@ -318,7 +325,7 @@ export class BundleReporter implements Reporter {
     })
     const exportWarning = await derived.exportSpans()
     if (exportWarning !== null) vitest.logger.warn(`agentevalops: ${exportWarning}`)
-    return { dir, trials, summary }
+    return { dir, trials, summary, metadata }
   }
 
   /** Staging folders of runs that died without a bundle: their finished trials are one command away. */

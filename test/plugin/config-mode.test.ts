@@ -14,6 +14,7 @@ import {
   ownFile,
 } from '../../plugin/vite-plugin.ts'
 import { BundleReporter } from '../../reporters/bundle-reporter.ts'
+import { ProgressReporter } from '../../reporters/progress-reporter.ts'
 import { ConfigError } from '../../src/config/index.ts'
 import { checksumOf } from '../../src/core/index.ts'
 
@@ -221,7 +222,8 @@ describe('agentEvalOps() in config mode', () => {
       trials: null,
       configs: [{ file: 'configs/smoke.yaml' }],
     })
-    expect(f.vitest.config.reporters).toHaveLength(1)
+    expect(f.vitest.config.reporters).toHaveLength(2)
+    expect(f.vitest.config.reporters[1]).toBeInstanceOf(ProgressReporter)
     const reporter = f.vitest.config.reporters[0] as BundleReporter
     expect(reporter).toBeInstanceOf(BundleReporter)
     expect((reporter as unknown as { options: unknown }).options).toMatchObject({
@@ -257,6 +259,9 @@ describe('agentEvalOps() in config mode', () => {
     await configure(f)
     expect(f.project.config.include).toEqual(['evals/**/*.eval.ts'])
     expect(f.provided).toEqual({})
-    expect(f.vitest.config.reporters).toHaveLength(1)
+    expect(f.vitest.config.reporters.map((r) => (r as object).constructor.name)).toEqual([
+      'BundleReporter',
+      'ProgressReporter',
+    ])
   })
 })
