@@ -4,7 +4,8 @@ import { constants } from 'node:os'
 import { join } from 'node:path'
 import { AgentEvalOpsError } from '../../core/index.ts'
 import { runCommand, scratchRoot } from '../../engine/index.ts'
-import { ForkServer } from './fork-server.ts'
+import { compileAhead } from './compile-server.ts'
+import { forkCheck } from './fork-server.ts'
 
 export type HumanEvalCheckStatus = 'passed' | 'failed' | 'timed_out'
 
@@ -40,10 +41,12 @@ export async function executeCheck(options: ExecuteOptions): Promise<HumanEvalCh
   const dir = await mkdtemp(join(root, 'check-'))
   try {
     await writeFile(join(dir, 'program.py'), options.program)
+    const compiled = await compileAhead(options.python, join(dir, 'program.py'), join(dir, 'program.marshal'))
     const token = randomBytes(16).toString('hex')
-    const reply = await ForkServer.for(options.python).run({
+    const reply = await forkCheck(options.python, {
       dir,
       program: 'program.py',
+      compiled: compiled ? 'program.marshal' : null,
       timeoutSeconds: options.timeoutSeconds,
       memoryBytes: options.memoryBytes,
       token,

@@ -4,31 +4,16 @@
  * start, which over 164 checks is most of the time; every child is still a process of its own that inherits no
  * state of another check.
  *
- * Protocol, one JSON object per line: in, `{"id", "dir", "program", "timeout", "memory", "token"}` to run
- * `dir/program` or `{"cancel": id}`; out, `{"id", "status": "exited"|"timeout"|"cancelled", "code", "signal",
+ * Protocol, one JSON object per line: in, `{"id", "dir", "program", "compiled", "timeout", "memory", "token"}` to
+ * run `dir/program` (from its code object in `dir/compiled`, when not null) or `{"cancel": id}`; out, `{"id", "status": "exited"|"timeout"|"cancelled", "code", "signal",
  * "ms"}`. The child writes its stdout and stderr to `dir/stdout` and `dir/stderr`, and prints `token` on its last
  * line only when the program ran to its end: an answer that calls `exit(0)` or `os._exit(0)` early fails, as
  * upstream counts SystemExit a failure. The server exits when its stdin closes, killing what it still runs.
  */
 export const FORK_SERVER = String.raw`
-import gc, json, os, resource, select, signal, sys, time
+import gc, json, marshal, os, resource, select, signal, sys, time
 # What the problems import, imported once here rather than in every child; a child still imports anything else.
 import collections, functools, hashlib, itertools, math, re, string, typing
-
-# Compiling a check is most of its cost when a fresh child does it (every page the compiler touches is a
-# copy-on-write fault there); compiled here, once, it is cheap. Compiling runs none of the program, and the
-# optimizer bounds what it folds; past this size the child compiles, so a huge answer cannot exhaust the server.
-COMPILE_HERE_MAX = 1 << 20
-
-def prepare(path):
-    try:
-        if os.path.getsize(path) > COMPILE_HERE_MAX:
-            return None
-        with open(path, encoding="utf-8") as f:
-            return compile(f.read(), path, "exec")
-    except BaseException as e:
-        # The child reports it, in the same words as any other failure of the program.
-        return e
 
 # A finished child wakes the loop at once: SIGCHLD writes to this pipe, which select watches.
 wake_r, wake_w = os.pipe()
@@ -37,7 +22,7 @@ os.set_blocking(wake_w, False)
 signal.set_wakeup_fd(wake_w)
 signal.signal(signal.SIGCHLD, lambda *_: None)
 
-def child(req, code):
+def child(req):
     signal.set_wakeup_fd(-1)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     os.close(wake_r)
@@ -69,11 +54,15 @@ def child(req, code):
     os.environ["TMPDIR"] = d
     token = req["token"]
     path = os.path.join(d, req["program"])
+    compiled = req["compiled"]
     del req
     try:
-        if isinstance(code, BaseException):
-            raise code
-        if code is None:
+        # Compiled ahead by the compile server (compiling here would cost a copy-on-write fault per page it
+        # touches); a source it could not compile is compiled here, to fail in upstream's words.
+        if compiled:
+            with open(os.path.join(d, compiled), "rb") as f:
+                code = marshal.load(f)
+        else:
             with open(path, encoding="utf-8") as f:
                 code = compile(f.read(), path, "exec")
         exec(code, {"__name__": "__main__", "__builtins__": __builtins__})
@@ -129,17 +118,15 @@ while True:
                         r["status"] = "cancelled"
                         kill(pid)
                 continue
-            code = prepare(os.path.join(req["dir"], req["program"]))
             # Objects that exist now are never collected in a child, whose collections would otherwise touch (and
             # copy) every page of them.
             gc.freeze()
             pid = os.fork()
             if pid == 0:
                 try:
-                    child(req, code)
+                    child(req)
                 finally:
                     os._exit(70)
-            del code
             now = time.monotonic()
             running[pid] = {"id": req["id"], "start": now, "deadline": now + req["timeout"], "status": "exited"}
     while running:
