@@ -7,7 +7,10 @@ import {
   tasksWithCounts,
 } from '../src/reports/summary-text.ts'
 
-/** More rows than this and only the ones that did not pass every trial are listed. */
+/**
+ * More rows than this and only the ones that did not pass every trial are listed, and no more than this many of
+ * them: a CI log is read from its end, and report.html has them all.
+ */
 const MAX_ROWS = 40
 /** Names in one warning line. */
 const MAX_NAMES = 10
@@ -33,7 +36,8 @@ export function consoleSummary(
 function trialRows(trials: readonly ScoredTrial[]): string[] {
   // Equal task ids in two benchmarks are different tasks: name the benchmark when a run has several.
   const multiBenchmark = new Set(trials.map((t) => t.benchmark.id)).size > 1
-  const listed = trials.length > MAX_ROWS ? trials.filter((t) => !t.passed) : trials
+  const notPassed = trials.length > MAX_ROWS ? trials.filter((t) => !t.passed) : trials
+  const listed = sharedOut(notPassed, (t) => t.benchmark.id)
   const rows = listed.map((t) => [
     `${multiBenchmark ? `${t.benchmark.id}/` : ''}${t.taskId} #${t.trial}`,
     t.outcome,
@@ -41,7 +45,9 @@ function trialRows(trials: readonly ScoredTrial[]): string[] {
     t.scores.length ? (t.scores.reduce((a, s) => a + s.score, 0) / t.scores.length).toFixed(2) : '-',
   ])
   const lines = aligned(rows)
-  const hidden = trials.length - listed.length
+  const unlisted = notPassed.length - listed.length
+  if (unlisted > 0) lines.push(`  … ${unlisted} more not passed (see the bundle's report.html or report.md)`)
+  const hidden = trials.length - notPassed.length
   if (hidden > 0) lines.push(`  … ${plural(hidden, 'passed trial')} not listed`)
   return lines
 }
@@ -49,16 +55,42 @@ function trialRows(trials: readonly ScoredTrial[]): string[] {
 function taskRows(summary: RunSummary): string[] {
   const multiBenchmark = new Set(summary.tasks.map((t) => t.benchmarkId)).size > 1
   const all = summary.tasks
-  const listed = all.length > MAX_ROWS ? all.filter((t) => t.passed < t.trials) : all
+  const notPassed = all.length > MAX_ROWS ? all.filter((t) => t.passed < t.trials) : all
+  const listed = sharedOut(notPassed, (t) => t.benchmarkId)
   const rows = listed.map((t) => [
     multiBenchmark ? taskKeyOf(t) : t.taskId,
     fraction(t.passed, t.trials),
     status(t),
   ])
   const lines = aligned(rows)
-  const hidden = all.length - listed.length
+  const unlisted = notPassed.length - listed.length
+  if (unlisted > 0)
+    lines.push(
+      `  … ${unlisted} more that did not pass every trial (see the bundle's report.html or report.md)`,
+    )
+  const hidden = all.length - notPassed.length
   if (hidden > 0) lines.push(`  … ${plural(hidden, 'task')} passed every trial`)
   return lines
+}
+
+/**
+ * At most MAX_ROWS of `rows`, in their order, taken from each benchmark in turn: a benchmark that fails everything
+ * must not hide another's few failures.
+ */
+function sharedOut<T>(rows: readonly T[], benchmarkOf: (row: T) => string): T[] {
+  if (rows.length <= MAX_ROWS) return [...rows]
+  const queues = new Map<string, number[]>()
+  rows.forEach((row, i) => {
+    const queue = queues.get(benchmarkOf(row)) ?? []
+    queue.push(i)
+    queues.set(benchmarkOf(row), queue)
+  })
+  const taken: number[] = []
+  while (taken.length < MAX_ROWS) {
+    for (const queue of queues.values())
+      if (queue.length > 0 && taken.length < MAX_ROWS) taken.push(queue.shift()!)
+  }
+  return taken.sort((a, b) => a - b).map((i) => rows[i]!)
 }
 
 function status(task: TaskSummary): string {

@@ -124,6 +124,36 @@ describe('consoleSummary, every task run once', () => {
     ])
     expect(lines[3]).toMatch(/^agentevalops: 95\.6% pass rate /)
   })
+
+  it('gives each benchmark its share of the 40 rows, so one that fails everything hides no other', () => {
+    const trials = [
+      ...Array.from({ length: 100 }, (_, i) =>
+        scoredTrial({ taskId: `a${String(i).padStart(3, '0')}`, passed: false, benchmark: 'alpha' }),
+      ),
+      ...['b1', 'b2', 'b3'].map((taskId) => scoredTrial({ taskId, passed: false, benchmark: 'beta' })),
+    ]
+    const rows = summaryOf(trials).filter((l) => /^ {2}(alpha|beta)\//.test(l))
+    expect(rows).toHaveLength(40)
+    expect(rows.filter((l) => l.startsWith('  beta/')).map((l) => cells(l)[0])).toEqual([
+      'beta/b1 #0',
+      'beta/b2 #0',
+      'beta/b3 #0',
+    ])
+  })
+
+  it('lists no more than 40 trials that did not pass, and says how many more there are', () => {
+    const many = Array.from({ length: 100 }, (_, i) =>
+      scoredTrial({ taskId: `t${String(i).padStart(3, '0')}`, passed: i % 2 === 0 }),
+    )
+    const lines = summaryOf(many)
+    expect(lines.slice(0, 40).every((l) => /^ {2}t\d{3} #0 {2}failed/.test(l))).toBe(true)
+    expect(lines[0]).toMatch(/^ {2}t001 #0/)
+    expect(lines[39]).toMatch(/^ {2}t079 #0/)
+    expect(lines.slice(40, 42)).toEqual([
+      "  … 10 more not passed (see the bundle's report.html or report.md)",
+      '  … 50 passed trials not listed',
+    ])
+  })
 })
 
 describe('consoleSummary, tasks run several times', () => {
