@@ -45,7 +45,7 @@ import {
   type LlmJudgeOptions,
 } from '../src/evaluators/index.ts'
 import { costCeiling, secretLeak, toolAccess } from '../src/policy/index.ts'
-import { markdownReportGenerator } from '../src/reports/index.ts'
+import { htmlReportGenerator, markdownReportGenerator } from '../src/reports/index.ts'
 import { statsScorer } from '../src/scorers/index.ts'
 
 const evaluatorId = z.string().min(1).optional()
@@ -415,6 +415,11 @@ export function registerBuiltinAdapters(registry: Registry): Registry {
     'reporter',
     'markdown',
     withOptions('reporter', 'markdown', z.strictObject({}), () => markdownReportGenerator()),
+  )
+  registry.register(
+    'reporter',
+    'html',
+    withOptions('reporter', 'html', z.strictObject({}), () => htmlReportGenerator()),
   )
   return registry
 }

@@ -226,6 +226,8 @@ export interface ReportInput {
   metadata: RunMetadata
   trials: readonly ScoredTrial[]
   summary: RunSummary
+  /** The bundle's trace events, for reports that show them (report.html's timelines); absent, they show none. */
+  events?: readonly TraceEvent[]
 }
 
 export interface CloudJob {

@@ -5,4 +5,9 @@ export {
   type MarkdownReportInput,
 } from './markdown.ts'
 export { escapeCell, markdownTable } from './markdown-table.ts'
-export { HTML_REPORT_FILE, renderHtmlReport, type HtmlReportInput } from './html/index.ts'
+export {
+  HTML_REPORT_FILE,
+  htmlReportGenerator,
+  renderHtmlReport,
+  type HtmlReportInput,
+} from './html/index.ts'

@@ -122,11 +122,28 @@ describe('agentevalops report', () => {
     }
   })
 
+  it('renders report.html (--format html) with every trial and every trace event of the bundle', async () => {
+    const out = join(work.path, 'out', 'report.html')
+    const { code, stderr } = await runCli('report', bundle, '--format', 'html', '-o', out)
+    expect(stderr).toBe('')
+    expect(code).toBe(0)
+    const html = await readFile(out, 'utf8')
+    expect(html).toMatch(/^<!doctype html>/)
+    expect(html).toContain('Content-Security-Policy')
+    const data = html.match(/<script type="application\/json" id="data">([\s\S]*?)<\/script>/)
+    expect(data).not.toBeNull()
+    const page = JSON.parse(data![1]!) as { trials: { events: unknown[] }[] }
+    const scores = JSON.parse(await readFile(join(bundle, 'scores.json'), 'utf8')) as { trials: unknown[] }
+    expect(page.trials).toHaveLength(scores.trials.length)
+    const events = (await readFile(join(bundle, 'traces.jsonl'), 'utf8')).trim().split('\n')
+    expect(page.trials.reduce((n, t) => n + t.events.length, 0)).toBe(events.length)
+  })
+
   it('exits 2 for an unknown --format, naming the known reporters', async () => {
     const { code, stdout, stderr } = await runCli('report', bundle, '--format', 'nope')
     expect(code).toBe(2)
     expect(stdout).toBe('')
-    expect(stderr).toContain('unknown --format "nope" (known reporters: markdown).')
+    expect(stderr).toContain('unknown --format "nope" (known reporters: html, markdown).')
     const close = await runCli('report', bundle, '--format', 'markdwn')
     expect(close.code).toBe(2)
     expect(close.stderr).toContain('Did you mean "markdown"?')
@@ -185,12 +202,12 @@ describe('agentevalops report', () => {
     // Without the project, the package's reporter is unknown, and the hint says where it comes from.
     const elsewhere = await runCli('report', bundle, '--format', 'acme-csv:csv')
     expect(elsewhere.code).toBe(2)
-    expect(elsewhere.stderr).toContain('(known reporters: markdown)')
+    expect(elsewhere.stderr).toContain('(known reporters: html, markdown)')
     expect(elsewhere.stderr).toContain('npm install --save-dev acme-csv')
     // doctor lists the reporter kind, built-in and the package's.
     const doctor = await runCli('doctor', '--dir', project, '--output', join(work.path, 'doctor-runs'))
     expect(doctor.stdout).toMatch(
-      /^ {2}reporter +acme-csv:csv +package acme-csv@1\.2\.0\n +markdown +built-in$/m,
+      /^ {2}reporter +acme-csv:csv +package acme-csv@1\.2\.0\n +html +built-in\n +markdown +built-in$/m,
     )
   })
 

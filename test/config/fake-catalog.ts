@@ -20,7 +20,7 @@ export const BUILTIN_IDS: Record<AdapterKind, string[]> = {
   ],
   policy: ['cost-ceiling', 'secret-leak', 'tool-access'],
   scorer: ['simple', 'stats'],
-  reporter: ['markdown'],
+  reporter: ['html', 'markdown'],
 }
 
 export const HINT = 'An adapter package may provide it: install the package and add it to plugins.'

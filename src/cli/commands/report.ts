@@ -32,7 +32,8 @@ export const reportCommand: Command = {
             'Reads the bundle strictly (it must pass validate-bundle) and renders report.md again from\n' +
               'metadata.json and scores.json alone, with this version of agentevalops. The bundle is never\n' +
               'modified: writing into its folder would break its manifest.',
-            'The report is rendered by a reporter of the registry: the built-in markdown (report.md), or one\n' +
+            'The report is rendered by a reporter of the registry: the built-in markdown (report.md) or html\n' +
+              '(report.html, with the timelines of traces.jsonl), or one\n' +
               'registered by an adapter package among the dependencies of the project folder (see doctor).',
           ],
           options: [
@@ -85,6 +86,7 @@ export const reportCommand: Command = {
       trials: bundle.scores.trials,
       // A format-1 bundle kept counts only: its statistics are computed again from its trials.
       summary: bundle.scores.summary ?? statsScorer().summarize(bundle.scores.trials),
+      events: bundle.events,
     })
     if (output === undefined) {
       // io.out ends the line itself; a report ending with one newline reaches stdout byte for byte.

@@ -1,3 +1,4 @@
+import type { ReportGenerator, ReportInput } from '../../core/index.ts'
 import { assertInlineSafe, contentSecurityPolicy, escapeHtml, jsonForScript } from './embed.ts'
 import { pageData, type HtmlReportInput } from './page-model.ts'
 import { PAGE_SCRIPT } from './page-script.ts'
@@ -11,6 +12,14 @@ export const HTML_REPORT_FILE = 'report.html'
  * and style inline, and a Content-Security-Policy that allows exactly those two and fetches nothing. A pure
  * function of bundle data, like report.md.
  */
+/** report.html as a reporter of the registry (`agentevalops report --format html`). */
+export function htmlReportGenerator(): ReportGenerator<ReportInput> {
+  return {
+    format: HTML_REPORT_FILE,
+    render: (input) => renderHtmlReport({ ...input, events: input.events ?? [] }),
+  }
+}
+
 export function renderHtmlReport(input: HtmlReportInput): string {
   const script = assertInlineSafe(PAGE_SCRIPT, 'script')
   const style = assertInlineSafe(PAGE_STYLE, 'style')
