@@ -19,16 +19,6 @@ import { median } from './shared.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const rounds = Number(process.env.AGENTEVALOPS_BENCH_ROUNDS ?? 5)
-const CHROMIUM = '/usr/bin/chromium'
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 const TARGET_MS = 2000
 const BENCHMARKS = ['alpha', 'beta']
 const TASKS_PER_BENCHMARK = 1000
@@ -43,8 +33,6 @@ function fail(message) {
   process.exit(1)
 }
 
-if (!existsSync(CHROMIUM)) fail(`${CHROMIUM} is missing: install it with \`apt-get install chromium\`.`)
-
 const work = join(root, 'bench', '.work', 'html-report')
 mkdirSync(work, { recursive: true })
 const modulePath = join(work, 'module.mjs')
@@ -53,6 +41,7 @@ await build({
     contents: [
       "export { renderHtmlReport } from './src/reports/html/index.ts'",
       "export { summarizeTrials, DEFAULT_SUMMARY_SETTINGS } from './src/scorers/index.ts'",
+      "export { CHROMIUM, CHROMIUM_ARGS } from './test/support/chromium.ts'",
     ].join('\n'),
     resolveDir: root,
     loader: 'ts',
@@ -64,11 +53,12 @@ await build({
   outfile: modulePath,
   logLevel: 'warning',
 })
-const { renderHtmlReport, summarizeTrials, DEFAULT_SUMMARY_SETTINGS } = await import(
+const { renderHtmlReport, summarizeTrials, DEFAULT_SUMMARY_SETTINGS, CHROMIUM, CHROMIUM_ARGS } = await import(
   pathToFileURL(modulePath).href
 )
 // Loaded: the bundle is not needed any more (bench/.work is scratch space).
 rmSync(work, { recursive: true, force: true })
+if (!existsSync(CHROMIUM)) fail(`${CHROMIUM} is missing: install it with \`apt-get install chromium\`.`)
 
 const random = prng(11)
 const benchmarkInfo = (id) => ({ id, version: '1.0.0', datasetChecksum: 'a'.repeat(64) })
@@ -247,7 +237,7 @@ function baselinePage() {
   ].join('\n')
 }
 
-const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS })
+const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
 
 /** One cold open in a fresh offline context: [in-page ms to the ready mark, Node-side ms to the first row]. */
 async function open(file) {

@@ -24,18 +24,9 @@ import {
   tempDir,
   toJsonl,
 } from '../../bundles/fixtures.ts'
+import { CHROMIUM, CHROMIUM_ARGS } from '../../support/chromium.ts'
 import { scoredTrial } from '../../support/trials.ts'
 
-const CHROMIUM = '/usr/bin/chromium'
-const LAUNCH_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
 const ARTIFACTS = join(process.cwd(), 'test-results', 'html-report')
 
 const PAYLOAD =
@@ -259,7 +250,7 @@ describe('report.html in headless Chromium, offline', () => {
     }
     work = await tempDir('aeo-html-report-')
     bundle = await writeFixtureBundle(work.path)
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS })
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
     await mkdir(ARTIFACTS, { recursive: true })
   }, 60_000)
 
