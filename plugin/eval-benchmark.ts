@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, relative } from 'node:path'
 import { describe, expect, inject, it, type ExpectStatic } from 'vitest'
 import {
+  TRIAL_CASE_META_KEY,
   benchmarkTraceDir,
   trialArtifactsDir,
   recordingsStagingDir,
@@ -33,7 +34,6 @@ import { reuseFor } from './resume.ts'
 import { stageBenchmark, stageTrialRecord } from './staging.ts'
 import { currentRun, providedRun } from './provided-run.ts'
 import type { CompareOptions } from '../src/scorers/index.ts'
-import { TRIAL_CASE_META_KEY } from '../reporters/progress-reporter.ts'
 import { ANNOTATE_PROVIDE_KEY } from './vite-plugin.ts'
 
 // One store per trace folder and worker: trials of a run share it instead of each setting up the folder again.

@@ -1,19 +1,9 @@
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
 import { z } from 'zod'
-import { META_KEY, TrialOutcome } from '../src/core/index.ts'
+import { META_KEY, TRIAL_CASE_META_KEY, TrialOutcome } from '../src/core/index.ts'
 import { percent, usd } from '../src/reports/format.ts'
 
-/**
- * Static meta that evalBenchmark() gives each trial case (not its gate cases), so the number of trials is known
- * when a file is collected, before any trial has run.
- */
-export const TRIAL_CASE_META_KEY = 'agentevalopsTrialCase'
-
-declare module 'vitest' {
-  interface TaskMeta {
-    [TRIAL_CASE_META_KEY]?: true
-  }
-}
+import type {} from './vitest-channel.ts'
 
 export interface ProgressReporterOptions {
   /** Name of the Vitest project whose cases are eval trials. */

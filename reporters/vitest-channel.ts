@@ -8,5 +8,6 @@ declare module 'vitest' {
   interface TaskMeta {
     agentevalops?: TrialRecord
     agentevalopsComparison?: BaselineComparison
+    agentevalopsTrialCase?: true
   }
 }

@@ -11,6 +11,11 @@ export const PROVIDE_KEY = 'agentevalops'
 export const META_KEY = 'agentevalops'
 /** A benchmark's baseline gate case hands its comparison (a BaselineComparison) to the reporter under this key. */
 export const COMPARISON_META_KEY = 'agentevalopsComparison'
+/**
+ * Static meta that evalBenchmark() gives each trial case (not its gate cases), so the number of trials is known
+ * when a file is collected, before any trial has run.
+ */
+export const TRIAL_CASE_META_KEY = 'agentevalopsTrialCase'
 
 export const ProvidedRun = z.object({
   runId: z.string().min(1),

@@ -3,12 +3,11 @@ import type { TestCase, TestModule, Vitest } from 'vitest/node'
 import { annotationsWanted, progressEnabled } from '../../plugin/vite-plugin.ts'
 import {
   ProgressReporter,
-  TRIAL_CASE_META_KEY,
   elapsed,
   formatProgress,
   type ProgressState,
 } from '../../reporters/progress-reporter.ts'
-import { META_KEY, type TrialRecord } from '../../src/core/index.ts'
+import { META_KEY, TRIAL_CASE_META_KEY, type TrialRecord } from '../../src/core/index.ts'
 import { scoredTrial, type TrialSpec } from '../support/trials.ts'
 
 const BASE: ProgressState = {
