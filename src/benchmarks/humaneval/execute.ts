@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises'
+import { closeSync, fstatSync, openSync, readSync, rmdirSync, rmSync } from 'node:fs'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { constants } from 'node:os'
 import { join } from 'node:path'
 import { AgentEvalOpsError } from '../../core/index.ts'
@@ -52,10 +53,8 @@ export async function executeCheck(options: ExecuteOptions): Promise<HumanEvalCh
       token,
       signal: options.signal,
     })
-    const [stdoutTail, stderrTail] = await Promise.all([
-      tailOf(join(dir, 'stdout')),
-      tailOf(join(dir, 'stderr')),
-    ])
+    const stdoutTail = tailOf(join(dir, 'stdout'))
+    const stderrTail = tailOf(join(dir, 'stderr'))
     const common = { stdoutTail, stderrTail, durationMs: reply.ms }
     if (reply.status === 'cancelled') {
       throw new AgentEvalOpsError('RUN_ABORTED', 'the check was stopped before it finished')
@@ -70,24 +69,47 @@ export async function executeCheck(options: ExecuteOptions): Promise<HumanEvalCh
       ...common,
     }
   } finally {
+    await removeCheckDir(dir)
+  }
+}
+
+/** What a check's folder holds when its program made nothing of its own. */
+const CHECK_FILES = ['program.py', 'program.marshal', 'stdout', 'stderr']
+
+/**
+ * Removes a check's folder. Checks are many and their folders small: unlinking the known files synchronously costs
+ * less than a recursive removal through the thread pool; a folder the program added to is removed recursively.
+ */
+async function removeCheckDir(dir: string): Promise<void> {
+  for (const name of CHECK_FILES) rmSync(join(dir, name), { force: true })
+  try {
+    rmdirSync(dir)
+  } catch {
     await rm(dir, { recursive: true, force: true })
   }
 }
 
-/** The last TAIL_BYTES of a file the check wrote (none if it wrote nothing). */
-async function tailOf(path: string): Promise<string> {
-  const file = await open(path, 'r').catch(() => undefined)
-  if (!file) return ''
+/**
+ * The last TAIL_BYTES of a file the check wrote (none if it wrote nothing). Read synchronously: a few small reads
+ * cost less than their round trips through the thread pool, and a check's files are on local disk.
+ */
+function tailOf(path: string): string {
+  let fd: number
   try {
-    const { size } = await file.stat()
+    fd = openSync(path, 'r')
+  } catch {
+    return ''
+  }
+  try {
+    const { size } = fstatSync(fd)
     const length = Math.min(size, TAIL_BYTES)
     const buffer = Buffer.alloc(length)
-    await file.read(buffer, 0, length, size - length)
+    readSync(fd, buffer, 0, length, size - length)
     // A cut can split a multi-byte character; its orphaned continuation bytes decode as U+FFFD.
     const text = buffer.toString('utf8')
     return size > length ? text.replace(/^\uFFFD+/, '') : text
   } finally {
-    await file.close()
+    closeSync(fd)
   }
 }
 
