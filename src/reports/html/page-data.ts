@@ -29,6 +29,8 @@ export interface TableData {
   id: string
   /** What one row is, for the row count: "task", "category"… */
   noun: string
+  /** And several: "tasks", "categories"… */
+  nouns: string
   columns: Column[]
   rows: TableRow[]
 }

@@ -102,7 +102,7 @@ function dataTable(spec, openTask) {
       shown = order;
     }
     table.setAttribute('data-rows', String(shown.length));
-    count.textContent = (shown.length === rows.length ? '' : shown.length + ' of ') + rows.length + ' ' + spec.noun + (rows.length === 1 ? '' : 's');
+    count.textContent = (shown.length === rows.length ? '' : shown.length + ' of ') + rows.length + ' ' + (rows.length === 1 ? spec.noun : spec.nouns);
   }
 
   function spacer(height) {

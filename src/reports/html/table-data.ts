@@ -29,6 +29,7 @@ export function tableData<R>(spec: TableSpec<R>, rows: readonly R[]): TableData 
   return {
     id: spec.id,
     noun: spec.noun,
+    nouns: spec.noun.endsWith('y') ? `${spec.noun.slice(0, -1)}ies` : `${spec.noun}s`,
     columns,
     rows: rows.map((row) => {
       const task = spec.task?.(row)

@@ -321,6 +321,10 @@ describe('report.html in headless Chromium, offline', () => {
         expect(await row.getByTestId('cell-trials').textContent()).toBe(String(category.trials))
         expect(await row.getByTestId('cell-passRate').textContent()).toBe(pct(category.pass.mean!))
       }
+      const categories = summary.categories.length
+      expect(await page.getByTestId('count-categories').textContent()).toBe(
+        `${categories} ${categories === 1 ? 'category' : 'categories'}`,
+      )
 
       // The comparison with the baseline.
       expect(await page.getByTestId('comparison-verdict').textContent()).toBe(summary.comparison!.verdict)
