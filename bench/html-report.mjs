@@ -42,6 +42,7 @@ await build({
       "export { renderHtmlReport } from './src/reports/html/index.ts'",
       "export { summarizeTrials, DEFAULT_SUMMARY_SETTINGS } from './src/scorers/index.ts'",
       "export { CHROMIUM, CHROMIUM_ARGS } from './test/support/chromium.ts'",
+      "export { makeMetadata } from './test/bundles/fixtures.ts'",
     ].join('\n'),
     resolveDir: root,
     loader: 'ts',
@@ -53,9 +54,8 @@ await build({
   outfile: modulePath,
   logLevel: 'warning',
 })
-const { renderHtmlReport, summarizeTrials, DEFAULT_SUMMARY_SETTINGS, CHROMIUM, CHROMIUM_ARGS } = await import(
-  pathToFileURL(modulePath).href
-)
+const { renderHtmlReport, summarizeTrials, DEFAULT_SUMMARY_SETTINGS, CHROMIUM, CHROMIUM_ARGS, makeMetadata } =
+  await import(pathToFileURL(modulePath).href)
 // Loaded: the bundle is not needed any more (bench/.work is scratch space).
 rmSync(work, { recursive: true, force: true })
 if (!existsSync(CHROMIUM)) fail(`${CHROMIUM} is missing: install it with \`apt-get install chromium\`.`)
@@ -171,29 +171,15 @@ for (const benchmark of BENCHMARKS) {
     }
   }
 }
+// The fixtures' metadata, made this run's: its benchmarks, runner and an hour's duration.
 const metadata = {
-  schemaVersion: 3,
-  runId: RUN_ID,
-  status: 'complete',
+  ...makeMetadata(trials, { runId: RUN_ID, benchmarks: BENCHMARKS.map(benchmarkInfo) }),
   labels: {},
   target: trials[0].runner,
   targets: [trials[0].runner],
-  benchmark: benchmarkInfo(BENCHMARKS[0]),
-  benchmarks: BENCHMARKS.map(benchmarkInfo),
   startedAt: new Date(T0).toISOString(),
   finishedAt: new Date(T0 + 3_600_000).toISOString(),
   durationSec: 3600,
-  sdkVersion: '0.1.0',
-  git: { sha: null, dirty: null },
-  node: process.version,
-  vitest: '4.1.12',
-  configHash: 'd'.repeat(64),
-  seed: null,
-  shard: null,
-  vitestProject: 'evals',
-  testNamePattern: null,
-  trialCount: trials.length,
-  resumedFrom: [],
 }
 
 const summary = summarizeTrials(trials, DEFAULT_SUMMARY_SETTINGS)
