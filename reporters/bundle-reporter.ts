@@ -33,7 +33,7 @@ import {
 } from '../src/scorers/index.ts'
 import { compareWithBaseline } from './baseline.ts'
 import { consoleSummary } from './console-summary.ts'
-import { derivedRunFiles, timeStage } from './derived-files.ts'
+import { derivedRunFiles, loadObservability, timeStage } from './derived-files.ts'
 import { appendGithubStepSummary, githubStepSummary } from './github-summary.ts'
 import { replayCommand, type ConfigReplay } from './replay-command.ts'
 import { gitState, type GitState } from './run-environment.ts'
@@ -115,6 +115,8 @@ export class BundleReporter implements Reporter {
 
   async onTestRunStart(): Promise<void> {
     const vitest = this.requireVitest()
+    // A failure to load shows, with its reason, when the bundle is written.
+    loadObservability().catch(() => undefined)
     const runId = this.options.runId ?? newRunId()
     const runsDir = resolve(vitest.config.root, this.options.runsDir)
     // A fixed run id repeats across runs (watch reruns, a retry after a crash): its staging folder must not.

@@ -6,17 +6,20 @@ import {
   type TraceEvent,
   type TrialRecord,
 } from '../src/core/index.ts'
-import {
-  buildRunSpans,
-  captureContentFromEnv,
-  exportOtlp,
-  otlpLinesText,
-  otlpTarget,
-  SPANS_FILE,
-  spansToOtlpLines,
-  type StageTime,
-} from '../src/observability/index.ts'
+import type { StageTime } from '../src/observability/index.ts'
 import { HTML_REPORT_FILE, renderHtmlReport } from '../src/reports/html/index.ts'
+
+type Observability = typeof import('../src/observability/index.ts')
+let observability: Promise<Observability> | undefined
+
+/**
+ * Loads the span code (OpenTelemetry's SDK: about 130 ms) once. The reporter starts it as a run starts, while the
+ * process has little else to do, so neither Vitest's start nor the bundle's writing waits for it.
+ */
+export function loadObservability(): Promise<Observability> {
+  observability ??= import('../src/observability/index.ts')
+  return observability
+}
 
 export interface DerivedRun {
   metadata: RunMetadata
@@ -35,7 +38,9 @@ export interface DerivedRun {
 export function derivedRunFiles(run: DerivedRun, env: NodeJS.ProcessEnv = process.env) {
   let spanLines: string[] = []
   return {
-    derivedFiles: (events: readonly TraceEvent[]): ExtraFile[] => {
+    derivedFiles: async (events: readonly TraceEvent[]): Promise<ExtraFile[]> => {
+      const { buildRunSpans, captureContentFromEnv, otlpLinesText, spansToOtlpLines, SPANS_FILE } =
+        await loadObservability()
       const started = new Date()
       const clock = performance.now()
       const html = renderHtmlReport({ ...run, events })
@@ -58,6 +63,7 @@ export function derivedRunFiles(run: DerivedRun, env: NodeJS.ProcessEnv = proces
      * collector that is down costs the run a warning, not its result. Returns that warning, or null.
      */
     exportSpans: async (): Promise<string | null> => {
+      const { exportOtlp, otlpTarget } = await loadObservability()
       const target = otlpTarget(env)
       if (target === null || spanLines.length === 0) return null
       if ('error' in target) return `spans not exported: ${target.error}`
