@@ -306,17 +306,7 @@ class Parser {
     for (;;) {
       const c = this.src[this.pos]
       if (c === undefined) this.fail('unterminated multi-line string')
-      if (this.src.startsWith('"""', this.pos)) {
-        // Up to two quotes right before the closing delimiter belong to the string.
-        const extra = this.src.startsWith('"""""', this.pos)
-          ? 2
-          : this.src.startsWith('""""', this.pos)
-            ? 1
-            : 0
-        out += '"'.repeat(extra)
-        this.pos += 3 + extra
-        return out
-      }
+      if (this.src.startsWith('"""', this.pos)) return out + this.closeMultiline('"')
       if (c === '\\') {
         const after = this.lineEndingBackslash()
         if (after !== null) this.pos = after
@@ -330,6 +320,20 @@ class Parser {
         this.pos++
       }
     }
+  }
+
+  /**
+   * Steps over a multi-line string's closing delimiter (three `quote`s at pos) and returns what of it belongs to
+   * the string: up to two quotes right before the delimiter.
+   */
+  private closeMultiline(quote: '"' | "'"): string {
+    const extra = this.src.startsWith(quote.repeat(5), this.pos)
+      ? 2
+      : this.src.startsWith(quote.repeat(4), this.pos)
+        ? 1
+        : 0
+    this.pos += 3 + extra
+    return quote.repeat(extra)
   }
 
   private literalString(): string {
@@ -357,16 +361,7 @@ class Parser {
     for (;;) {
       const c = this.src[this.pos]
       if (c === undefined) this.fail('unterminated multi-line string')
-      if (this.src.startsWith("'''", this.pos)) {
-        const extra = this.src.startsWith("'''''", this.pos)
-          ? 2
-          : this.src.startsWith("''''", this.pos)
-            ? 1
-            : 0
-        out += "'".repeat(extra)
-        this.pos += 3 + extra
-        return out
-      }
+      if (this.src.startsWith("'''", this.pos)) return out + this.closeMultiline("'")
       if (c === '\r' || c === '\n') {
         out += '\n'
         this.skipNewline()

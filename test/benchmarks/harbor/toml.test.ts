@@ -58,6 +58,8 @@ describe('parseToml: what task.toml files use', () => {
         "lit_multi = '''",
         "raw \\n kept'''",
         'quotes = """a""""',
+        'two_quotes = """b"""""',
+        "lit_quotes = '''c'''''",
       ].join('\n'),
     )
     expect(doc).toEqual({
@@ -67,6 +69,8 @@ describe('parseToml: what task.toml files use', () => {
       folded: 'one two',
       lit_multi: 'raw \\n kept',
       quotes: 'a"',
+      two_quotes: 'b""',
+      lit_quotes: "c''",
     })
   })
 
