@@ -13,6 +13,7 @@ import { runCommand, type CommandResult } from '../../engine/index.ts'
 import { git, lastLines, runGit } from './git.ts'
 import { RepoExpected } from './instances.ts'
 import { parseTestOutput, type TestStatus } from './test-output.ts'
+import { applyTestPatch } from './test-patch.ts'
 import { isDirectory, withTempDir, type RepoEnv } from './worktree.ts'
 
 /** The finding types grade() reports: one finding per failing or missing test, or one for the whole run. */
@@ -57,14 +58,18 @@ export async function gradeRepoTrial(
   }
 
   if (expected.test_patch.trim() !== '') {
-    const conflict = await applyTestPatch(env, view.task.id, expected.test_patch, signal)
-    if (conflict !== undefined) {
+    const tests = await applyTestPatch(env, view.task.id, expected.test_patch, signal)
+    if (!tests.applied) {
       return {
         score: 0,
         passed: false,
-        explanation: `not resolved: the test patch does not apply on top of the agent's changes (it edited the files the tests live in); ${patchNote}`,
-        findings: [{ type: 'test_patch_conflict', message: conflict, citations: [] }],
+        explanation: `not resolved: the test patch does not apply on top of the agent's changes; ${patchNote}`,
+        findings: [{ type: 'test_patch_conflict', message: tests.why, citations: [] }],
       }
+    }
+    if (tests.discarded.length > 0) {
+      const names = tests.discarded.slice(0, 5).join(', ') + (tests.discarded.length > 5 ? ', …' : '')
+      patchNote += `; its edits of ${tests.discarded.length} file${tests.discarded.length === 1 ? '' : 's'} the test patch touches (${names}) were reset to base_commit before the tests, as SWE-bench does`
     }
   }
 
@@ -199,39 +204,6 @@ async function agentDiff(env: RepoEnv, signal: AbortSignal): Promise<Buffer> {
 
 function countFiles(diff: Buffer): number {
   return diff.toString('latin1').match(/^diff --git /gm)?.length ?? 0
-}
-
-/**
- * Applies the test patch to the worktree. Returns why it did not apply when that is the agent's doing (it applies
- * to the base commit); a test patch that does not even apply to the base commit is a broken instance (throws).
- */
-async function applyTestPatch(
-  env: RepoEnv,
-  taskId: string,
-  testPatch: string,
-  signal: AbortSignal,
-): Promise<string | undefined> {
-  return withTempDir(env.workdir, async (dir) => {
-    const patchFile = join(dir, 'test.patch')
-    await writeFile(patchFile, testPatch)
-    const applied = await runGit(env.workdir, ['apply', patchFile], { signal })
-    if (applied.outcome === 'exited' && applied.exitCode === 0) return undefined
-    if (applied.outcome !== 'exited') throw infraOf('git apply (test patch)', applied, signal)
-    // Would it apply to the untouched base commit? Checked against a spare index, the worktree left as it is.
-    const index = { GIT_INDEX_FILE: join(dir, 'base.index') }
-    await git(env.workdir, ['read-tree', env.baseCommit], { signal, env: index })
-    const atBase = await runGit(env.workdir, ['apply', '--cached', '--check', patchFile], {
-      signal,
-      env: index,
-    })
-    if (atBase.outcome === 'exited' && atBase.exitCode === 0)
-      return `the test patch does not apply to the agent's worktree: ${lastLines(applied.stderrTail)}`
-    throw new AgentEvalOpsError(
-      'DATASET_INVALID',
-      `the test_patch of instance ${JSON.stringify(taskId)} does not apply to its base_commit ${env.baseCommit}: ${lastLines(atBase.stderrTail)}`,
-      { hint: 'Fix the instance: test_patch must be a diff against base_commit (as in SWE-bench).' },
-    )
-  })
 }
 
 /** Applies the instance's gold patch (`patch`) in the worktree: an oracle "agent" for tests and sanity runs. */

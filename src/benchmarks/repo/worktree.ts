@@ -108,7 +108,8 @@ export function isDirectory(path: string): boolean {
   }
 }
 
-function isInside(path: string, root: string): boolean {
+/** Whether `path` lies strictly inside `root`. */
+export function isInside(path: string, root: string): boolean {
   const rel = relative(root, resolve(path))
   return rel !== '' && rel.split(sep)[0] !== '..' && !isAbsolute(rel)
 }

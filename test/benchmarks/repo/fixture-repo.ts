@@ -126,7 +126,17 @@ export interface FixtureOptions {
    * path (a pyenv shim costs most of a second per start).
    */
   python?: string
+  /** The upstream fix also adds `tests/extra/test_extra.py` (a passing test), so the test patch creates a file. */
+  testPatchAddsFile?: boolean
 }
+
+const EXTRA_TEST = `import unittest
+
+
+class ExtraTest(unittest.TestCase):
+    def test_extra(self):
+        self.assertTrue(True)
+`
 
 let pythonPath: Promise<string> | undefined
 
@@ -205,7 +215,13 @@ export async function buildFixtureRepo(dir: string, options: FixtureOptions = {}
   await git(repoPath, 'commit', '-q', '-m', 'calc: clamp')
   const baseCommit = (await git(repoPath, 'rev-parse', 'HEAD')).trim()
 
-  await write(repoPath, { 'calc/ops.py': OPS_FIXED, 'tests/test_ops.py': TESTS_WITH_HIGH })
+  await write(repoPath, {
+    'calc/ops.py': OPS_FIXED,
+    'tests/test_ops.py': TESTS_WITH_HIGH,
+    ...(options.testPatchAddsFile
+      ? { 'tests/extra/__init__.py': '', 'tests/extra/test_extra.py': EXTRA_TEST }
+      : {}),
+  })
   await git(repoPath, 'add', '-A')
   await git(repoPath, 'commit', '-q', '-m', 'calc: clamp returns hi above the range')
   const headCommit = (await git(repoPath, 'rev-parse', 'HEAD')).trim()

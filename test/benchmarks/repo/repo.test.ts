@@ -356,20 +356,73 @@ describe('repo benchmark: trials through the engine', () => {
     await expectCleanedUp(envs)
   })
 
-  it('scores a test patch that clashes with the agent’s edits of the tests 0 (test_patch_conflict)', async () => {
+  it('resets the test files the test patch touches before applying it, as SWE-bench does, and says so', async () => {
+    let base = ''
     const { runner, envs } = editing(async (task, env) => {
       await writeOps(OPS_FIXED)(task, env)
       const testFile = join(env.workdir!, 'tests', 'test_ops.py')
-      const tests = await readFile(testFile, 'utf8')
-      await writeFile(testFile, tests.replace('clamp(4, 0, 10), 4)', 'clamp(5, 0, 10), 5)\n        pass'))
+      base = await readFile(testFile, 'utf8')
+      // An edit on the lines the test patch changes, and a test that would pass whatever the fix: both discarded.
+      await writeFile(
+        testFile,
+        base.replace('clamp(4, 0, 10), 4)', 'clamp(5, 0, 10), 5)\n        pass') +
+          '\n\nclass Cheat(unittest.TestCase):\n    def test_clamp_high(self):\n        pass\n',
+      )
     })
-    const run = await trial(bench(), runner)
+    let graded = ''
+    const b = bench()
+    const grade = b.grade!.bind(b)
+    b.grade = async (view, ctx) => {
+      const out = await grade(view, ctx)
+      graded = await readFile(join(view.env.workdir!, 'tests', 'test_ops.py'), 'utf8')
+      return out
+    }
+    const run = await trial(b, runner)
+    const score = gradeScore(run)
+    expect(score).toMatchObject({ score: 1, passed: true })
+    expect(score.explanation).toContain(
+      'its edits of 1 file the test patch touches (tests/test_ops.py) were reset to base_commit before the tests, as SWE-bench does',
+    )
+    // The tests that ran are the base file with the test patch: none of the agent's lines.
+    expect(graded).not.toContain('Cheat')
+    expect(graded).not.toContain('clamp(5, 0, 10), 5)')
+    expect(graded).toContain('def test_clamp_high')
+    expect(graded.length).toBeGreaterThan(base.length)
+    // patch.diff still shows everything the agent did, the test edit included.
+    const diff = await readFile(join(tmp, 'artifacts', String(trialNo), 'patch.diff'), 'utf8')
+    expect(diff).toContain('class Cheat')
+    await expectCleanedUp(envs)
+  })
+
+  it('resets a test file the agent deleted, and removes one it made where the test patch adds a file', async () => {
+    const own = await buildFixtureRepo(join(tmp, 'fixture-new-file'), { testPatchAddsFile: true })
+    const { runner, envs } = editing(async (task, env) => {
+      await writeOps(OPS_FIXED)(task, env)
+      await rm(join(env.workdir!, 'tests', 'test_ops.py'))
+      await mkdir(join(env.workdir!, 'tests', 'extra'))
+      await writeFile(join(env.workdir!, 'tests', 'extra', 'test_extra.py'), 'raise SystemExit(3)\n')
+    })
+    const run = await trial(repoBenchmark({ path: own.instancesPath, scratch_dir: scratch }), runner)
+    const score = gradeScore(run)
+    expect(score).toMatchObject({ score: 1, passed: true })
+    expect(score.explanation).toContain(
+      'its edits of 2 files the test patch touches (tests/extra/test_extra.py, tests/test_ops.py)',
+    )
+    await expectCleanedUp(envs)
+  })
+
+  it('scores 0 (test_patch_conflict) when the agent left something the test patch cannot be applied over', async () => {
+    const own = await buildFixtureRepo(join(tmp, 'fixture-conflict'), { testPatchAddsFile: true })
+    const { runner, envs } = editing(async (task, env) => {
+      await writeOps(OPS_FIXED)(task, env)
+      // A file named like the folder the test patch adds its files into.
+      await writeFile(join(env.workdir!, 'tests', 'extra'), 'not a folder\n')
+    })
+    const run = await trial(repoBenchmark({ path: own.instancesPath, scratch_dir: scratch }), runner)
     expect(gradeScore(run)).toMatchObject({
       score: 0,
       passed: false,
-      findings: [
-        { type: 'test_patch_conflict', message: expect.stringContaining('tests/test_ops.py') as string },
-      ],
+      findings: [{ type: 'test_patch_conflict', message: expect.stringContaining('tests/extra/') as string }],
     })
     expect(run.record.outcome).toBe('failed')
     await expectCleanedUp(envs)
