@@ -159,6 +159,7 @@ function delegate(adapter: BenchmarkAdapter, overrides: Partial<BenchmarkAdapter
     ...(adapter.gradeTimeoutSeconds === undefined
       ? {}
       : { gradeTimeoutSeconds: adapter.gradeTimeoutSeconds }),
+    ...(adapter.taskLimits ? { taskLimits: adapter.taskLimits.bind(adapter) } : {}),
     ...(adapter.teardown ? { teardown: adapter.teardown.bind(adapter) } : {}),
     ...overrides,
   }

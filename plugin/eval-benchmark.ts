@@ -204,6 +204,7 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             evaluators: options.evaluators,
             policy: options.policy,
             limits: typeof options.limits === 'function' ? options.limits(task) : options.limits,
+            taskLimits: benchmark.taskLimits?.(task),
             traceStore: storeFor(traceRoot),
             signal,
             modelCalls,

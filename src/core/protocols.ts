@@ -124,6 +124,11 @@ export interface BenchmarkAdapter {
   grade?(view: TrialView, ctx: GradeContext): MaybePromise<GradeOutput>
   /** How long grade() may take, in seconds (default 600). */
   readonly gradeTimeoutSeconds?: number
+  /**
+   * The benchmark's own limits for a task (Harbor's `[agent] timeout_sec`). The engine applies, limit by limit, the
+   * tighter of these and the run's, so a task's own time limit holds whatever runner the run uses.
+   */
+  taskLimits?(task: TaskSpec): ResourceLimits | undefined
   teardown?(task: TaskSpec, env: EnvHandle): MaybePromise<void>
 }
 

@@ -41,6 +41,23 @@ export class UsageMeter {
   }
 }
 
+/** Limit by limit, the tighter of the run's and a task's own (a limit only one of them sets holds as it is). */
+export function tighterLimits(run: ResourceLimits, task: ResourceLimits | undefined): ResourceLimits {
+  if (!task) return run
+  const tighter = (a: number | undefined, b: number | undefined) =>
+    a === undefined ? b : b === undefined ? a : Math.min(a, b)
+  const out: ResourceLimits = {}
+  const set = (key: keyof ResourceLimits) => {
+    const value = tighter(run[key], task[key])
+    if (value !== undefined) out[key] = value
+  }
+  set('maxTokens')
+  set('maxTurns')
+  set('maxWallSeconds')
+  set('maxCostUsd')
+  return out
+}
+
 /** The first limit that usage has gone past (strictly: reaching a limit exactly is still within it). */
 export function exceededLimit(limits: ResourceLimits, usage: UsageMeter): LimitTermination | null {
   if (limits.maxTokens !== undefined && usage.tokens > limits.maxTokens) return 'limit_tokens'

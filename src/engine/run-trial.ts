@@ -31,6 +31,7 @@ import {
   type TrialArtifacts,
 } from './grade.ts'
 import { runEvaluators, runPolicyCheckers } from './judge.ts'
+import { tighterLimits } from './limits.ts'
 import { classifyOutcome } from './outcome.ts'
 import { PhaseClock } from './phase-clock.ts'
 import { runAgent } from './run-agent.ts'
@@ -56,6 +57,8 @@ export interface RunTrialOptions {
   evaluators?: readonly Evaluator[] | undefined
   policy?: readonly PolicyChecker[] | undefined
   limits?: ResourceLimits | undefined
+  /** The benchmark's own limits for this task (BenchmarkAdapter.taskLimits): the tighter of each limit applies. */
+  taskLimits?: ResourceLimits | undefined
   traceStore: TraceStore
   /** External cancel, e.g. the Vitest test context's signal: the trial ends as `interrupted`. */
   signal?: AbortSignal | undefined
@@ -103,7 +106,10 @@ const UNKNOWN_RUNNER: RunnerInfo = { name: 'unknown', kind: 'unknown', config: {
  */
 export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
   const { task, trial, runId } = options
-  const limits = parseLimits(options.limits)
+  const limits = tighterLimits(
+    parseLimits(options.limits),
+    options.taskLimits && parseLimits(options.taskLimits),
+  )
   const redactor = options.redactor ?? redactorFromEnv(process.env)
   const warnings: string[] = []
   const warn = (raw: string): void => {

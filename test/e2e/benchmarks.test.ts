@@ -2,7 +2,7 @@
 // (git worktrees, the agent's patch.diff in the bundle, stale worktrees of a SIGKILLed run cleaned by the next run)
 // and Harbor task folders (the oracle solution passes, a no-op fails). The CLI is built from source (buildCli).
 import { existsSync } from 'node:fs'
-import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { cp, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
@@ -143,4 +143,37 @@ describe('Harbor task folders', () => {
     const noop = await run('noop')
     expect(noop.map((t) => t.outcome)).toEqual(noop.map(() => 'failed'))
   }, 240_000)
+
+  it("stop any runner at the task's [agent] timeout_sec", async () => {
+    const dir = await newTemp('aeo-e2e-harbor-timeout-')
+    // hello-file, with an agent time limit of 1 s, against a scripted agent that would answer after 30 s.
+    await cp(join(fixtures, 'hello-file'), join(dir, 'tasks', 'hello-file'), { recursive: true })
+    const toml = join(dir, 'tasks', 'hello-file', 'task.toml')
+    await writeFile(
+      toml,
+      (await readFile(toml, 'utf8')).replace(/\[agent\]\ntimeout_sec = [\d.]+/, '[agent]\ntimeout_sec = 1'),
+    )
+    const runsDir = await newTemp('aeo-e2e-harbor-timeout-runs-')
+    const file = await writeConfig(dir, 'slow', {
+      name: 'harbor-slow',
+      benchmark: { id: 'harbor', options: { path: 'tasks' } },
+      agent: {
+        runner: 'mock-scripted',
+        options: {
+          scripts: { 'hello-file': { steps: [{ kind: 'final_answer', answer: 'late', delayMs: 30_000 }] } },
+        },
+        resource_limits: { max_wall_seconds: 120 },
+      },
+      gate: { min_pass_rate: 0 },
+    })
+    const result = await runCli(cli(), ['run', file], { runsDir, timeoutMs: 60_000 })
+    expect(result.code, tail(result.output)).toBe(0)
+    const [bundle] = await bundleDirs(runsDir)
+    const [trial] = (await readScores(bundle!)).trials
+    expect(trial).toMatchObject({ taskId: 'hello-file', outcome: 'limit_exceeded' })
+    expect(trial!.result).toMatchObject({
+      terminatedBy: 'limit_time',
+      error: 'time limit reached: maxWallSeconds is 1',
+    })
+  }, 120_000)
 })

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import '../../plugin/matchers.ts'
 import { isAgentEvalOpsError, type RunContext } from '../../src/core/index.ts'
-import { runTrial } from '../../src/engine/index.ts'
+import { runTrial, tighterLimits } from '../../src/engine/index.ts'
 import { MemoryTraceStore } from '../../src/stores/index.ts'
 import { baseOptions, inlineRunner, kinds, sleep } from './helpers.ts'
 
@@ -179,6 +179,48 @@ describe('runTrial limits', () => {
     })
     const { result } = await runTrial(baseOptions({ runner, limits: { maxWallSeconds: 0.05 } }))
     expect(result).toMatchObject({ terminatedBy: 'limit_time', finalAnswer: 'draft', success: false })
+  })
+})
+
+describe("a task's own limits", () => {
+  it('apply limit by limit with the run’s, the tighter of each winning', () => {
+    expect(tighterLimits({ maxWallSeconds: 60, maxTokens: 100 }, { maxWallSeconds: 2, maxTurns: 3 })).toEqual(
+      {
+        maxWallSeconds: 2,
+        maxTokens: 100,
+        maxTurns: 3,
+      },
+    )
+    expect(tighterLimits({ maxWallSeconds: 1 }, { maxWallSeconds: 5, maxCostUsd: 0 })).toEqual({
+      maxWallSeconds: 1,
+      maxCostUsd: 0,
+    })
+    expect(tighterLimits({ maxTokens: 7 }, undefined)).toEqual({ maxTokens: 7 })
+  })
+
+  it('stop a runner at the task’s time limit when the run’s is looser', async () => {
+    const runner = inlineRunner(async (ctx) => {
+      await new Promise((_, reject) =>
+        ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason as Error)),
+      )
+      return { finalAnswer: 'never' }
+    })
+    const { result, record } = await runTrial(
+      baseOptions({ runner, limits: { maxWallSeconds: 60 }, taskLimits: { maxWallSeconds: 0.1 } }),
+    )
+    expect(result).toMatchObject({
+      terminatedBy: 'limit_time',
+      error: 'time limit reached: maxWallSeconds is 0.1',
+    })
+    expect(record.outcome).toBe('limit_exceeded')
+  })
+
+  it('are refused as CONFIG_INVALID when malformed', async () => {
+    const runner = inlineRunner(() => ({ finalAnswer: 'x' }))
+    const thrown = await runTrial(baseOptions({ runner, taskLimits: { maxWallSeconds: -1 } })).catch(
+      (e: unknown) => e,
+    )
+    expect(isAgentEvalOpsError(thrown, 'CONFIG_INVALID')).toBe(true)
   })
 })
 

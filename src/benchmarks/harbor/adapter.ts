@@ -17,7 +17,7 @@ import {
   type HarborOptions,
   type ResolvedHarborOptions,
 } from './options.ts'
-import { findTaskFolders, loadTaskFolder, type HarborTaskSource } from './task-folder.ts'
+import { agentTimeoutOf, findTaskFolders, loadTaskFolder, type HarborTaskSource } from './task-folder.ts'
 import { prepareWorkspace, removeWorkspace } from './workspace.ts'
 
 interface Dataset {
@@ -86,6 +86,10 @@ export function harborBenchmark(options: HarborOptions): BenchmarkAdapter {
     id: resolved.id,
     version: resolved.version,
     gradeTimeoutSeconds: resolved.grade_timeout_seconds ?? DEFAULT_HARBOR_GRADE_TIMEOUT_SECONDS,
+    taskLimits(task) {
+      const seconds = agentTimeoutOf(task)
+      return seconds === null ? undefined : { maxWallSeconds: seconds }
+    },
     async listTasks(filter?: JsonObject) {
       const tasks = (await dataset()).selected.map((t) => t.spec)
       return filter ? tasks.filter((task) => matchesTaskFilter(task, filter)) : tasks

@@ -1,8 +1,8 @@
 import { rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { AgentEvalOpsError, type AgentRunner, type TaskSpec } from '../../core/index.ts'
+import { AgentEvalOpsError, type AgentRunner } from '../../core/index.ts'
 import { commandEnv, runCommand } from '../../engine/index.ts'
-import { SOLUTION_DIR, SOLVE_SCRIPT } from './task-folder.ts'
+import { agentTimeoutOf, SOLUTION_DIR, SOLVE_SCRIPT } from './task-folder.ts'
 import { freshCopy, requireTrialPaths } from './workspace.ts'
 
 export const HARBOR_ORACLE_RUNNER_ID = 'harbor-oracle'
@@ -11,16 +11,6 @@ export const NOOP_RUNNER_ID = 'noop'
 export const DEFAULT_ORACLE_TIMEOUT_SECONDS = 600
 /** How much of solve.sh's output goes into the trace. */
 const TRACE_TAIL_CHARS = 2000
-
-/** The task's `[agent] timeout_sec`, as the harbor benchmark put it in `expected`; null when absent. */
-function agentTimeoutOf(task: TaskSpec): number | null {
-  const expected = task.expected
-  if (expected && typeof expected === 'object' && !Array.isArray(expected)) {
-    const value = expected.agentTimeoutSeconds
-    if (typeof value === 'number' && value > 0) return value
-  }
-  return null
-}
 
 function tail(text: string): string {
   return text.length > TRACE_TAIL_CHARS ? `…${text.slice(-TRACE_TAIL_CHARS)}` : text

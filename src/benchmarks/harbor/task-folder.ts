@@ -38,7 +38,7 @@ export interface HarborExpected {
   hasSolution: boolean
   /** `[verifier] timeout_sec`, default 120. */
   testTimeoutSeconds: number
-  /** `[agent] timeout_sec`, when set: honoured by the oracle runner only (see docs/benchmarks/harbor.md). */
+  /** `[agent] timeout_sec`, when set: the agent's time limit, whatever the runner (BenchmarkAdapter.taskLimits). */
   agentTimeoutSeconds: number | null
   /** sha256 over tests/ (paths and contents). */
   testsSha256: string
@@ -192,4 +192,14 @@ async function readConfig(file: string): Promise<z.infer<typeof TaskToml>> {
     throw invalid(file, `${CONFIG_FILE}: ${issue?.message ?? 'invalid'}`, path === '' ? {} : { path })
   }
   return parsed.data
+}
+
+/** The task's `[agent] timeout_sec`, as the harbor benchmark put it in `expected`; null when absent. */
+export function agentTimeoutOf(task: TaskSpec): number | null {
+  const expected = task.expected
+  if (expected && typeof expected === 'object' && !Array.isArray(expected)) {
+    const value = expected.agentTimeoutSeconds
+    if (typeof value === 'number' && value > 0) return value
+  }
+  return null
 }

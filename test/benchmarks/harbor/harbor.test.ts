@@ -68,13 +68,21 @@ describe('harborBenchmark: loading task folders', () => {
   it('defaults [verifier] timeout_sec to 120 s and leaves the agent timeout unset', async () => {
     const root = join(tmp, 'ds')
     await writeTask(root, 'bare', { 'instruction.md': 'Do it.', 'task.toml': '', 'tests/test.sh': 'exit 0' })
-    const [task] = await harborBenchmark({ path: root }).listTasks()
+    const bench = harborBenchmark({ path: root })
+    const [task] = await bench.listTasks()
     expect(task!.expected).toMatchObject({
       testTimeoutSeconds: 120,
       agentTimeoutSeconds: null,
       hasSolution: false,
     })
     expect(task!.metadata).toEqual({})
+    expect(bench.taskLimits!(task!)).toBeUndefined()
+  })
+
+  it("makes [agent] timeout_sec the task's own time limit, for every runner", async () => {
+    const bench = harborBenchmark({ path: FIXTURE_TASKS })
+    expect(bench.taskLimits!(await taskById(bench, 'hello-file'))).toEqual({ maxWallSeconds: 30 })
+    expect(bench.taskLimits!(await taskById(bench, 'answer-reward'))).toEqual({ maxWallSeconds: 60 })
   })
 
   it('changes a task checksum, and the dataset checksum, when a test or the solution changes', async () => {

@@ -58,6 +58,7 @@ export async function harborTrial(
     artifacts: folderArtifacts(join(artifactsRoot, task.id)),
     traceStore: new MemoryTraceStore(),
     limits: { maxWallSeconds: 60 },
+    taskLimits: benchmark.taskLimits?.(task),
     onWarning: extra.onWarning,
   })
 }
