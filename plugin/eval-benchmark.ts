@@ -30,7 +30,7 @@ import {
 import { JsonlTraceStore } from '../src/stores/index.ts'
 import { explainTrial, isHarnessFailure, passRate, trialHeadline, type Gate } from './gate.ts'
 import { baselineGateFor, registerBaselineGate } from './baseline-gate.ts'
-import { reuseFor } from './resume.ts'
+import { carryOver, reuseFor } from './resume.ts'
 import { stageBenchmark, stageTrialRecord } from './staging.ts'
 import { currentRun, providedRun } from './provided-run.ts'
 import type { CompareOptions } from '../src/scorers/index.ts'
@@ -212,7 +212,10 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             keys,
             redactor: redactor(),
           })
-          await keepRecordingsUsed(run.stagingDir, info.id, task.id, trial, modelCalls.used, redactor())
+          const used = reuse
+            ? await carryOver(run.stagingDir, reuse, record.result, modelCalls.used)
+            : modelCalls.used
+          await keepRecordingsUsed(run.stagingDir, info.id, task.id, trial, used, redactor())
           const handed: TrialRecord = {
             ...record,
             tracePath: relative(run.stagingDir, join(traceRoot, record.tracePath)),

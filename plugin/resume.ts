@@ -1,16 +1,30 @@
+import { copyFile, mkdir } from 'node:fs/promises'
+import { dirname, join, posix } from 'node:path'
 import {
+  ARTIFACTS_DIR,
   isAgentEvalOpsError,
   AgentEvalOpsError,
+  type AgentResult,
   type ProvidedRun,
   type TraceEvent,
   type TrialRecord,
 } from '../src/core/index.ts'
+import { readCassette, type RecordingEntry } from '../src/recording/index.ts'
 import type { Bundle } from '../src/bundles/index.ts'
 import type { TrialKeys, TrialReuse } from '../src/engine/index.ts'
 
 interface Earlier {
   record: TrialRecord
   events: TraceEvent[]
+  /** The bundle it is in, whose artifacts it may name. */
+  dir: string
+  /** The model calls it was answered with (the bundle's recordings.jsonl), which a replay of the new bundle needs. */
+  recordings: RecordingEntry[]
+}
+
+/** A trial to take over, with what the new bundle must carry of it besides its record and trace. */
+export interface Reuse extends TrialReuse {
+  earlier: { dir: string; recordings: readonly RecordingEntry[] }
 }
 
 // Once per worker and set of bundles: every case of the run asks the same question of the same bundles.
@@ -52,18 +66,17 @@ async function load(resume: ProvidedRun['resume']): Promise<Map<string, Earlier>
       })
     }
     // The reader gives the events of a bundle from before events named their benchmark the one of their trial.
-    const events = new Map<string, TraceEvent[]>()
-    for (const e of bundle.events) {
-      const k = keyOf(e.benchmark ?? '', e.taskId, e.trial)
-      let list = events.get(k)
-      if (!list) events.set(k, (list = []))
-      list.push(e)
-    }
+    const events = groupBy(bundle.events, (e) => keyOf(e.benchmark ?? '', e.taskId, e.trial))
+    const recordings = groupBy(await bundleRecordings(dir), (r) =>
+      keyOf(r.benchmark ?? '', r.taskId, r.trial),
+    )
     for (const t of bundle.scores.trials) {
       const k = keyOf(t.benchmark.id, t.taskId, t.trial)
       const own = events.get(k)
       if (NOT_REUSABLE.has(t.outcome) || t.keys === null || !own) continue
-      trials.set(k, { record: { ...t, runId }, events: own })
+      // Recordings made before they named their benchmark answer the task's trial in any benchmark.
+      const used = recordings.get(k) ?? recordings.get(keyOf('', t.taskId, t.trial)) ?? []
+      trials.set(k, { record: { ...t, runId }, events: own, dir, recordings: used })
     }
   }
   return trials
@@ -78,7 +91,7 @@ export async function reuseFor(
    * left (a repository's tests) cannot: the workspace went with the earlier run, so such a trial runs again.
    */
   rescorable = true,
-): Promise<TrialReuse | undefined> {
+): Promise<Reuse | undefined> {
   if (resume.length === 0) return undefined
   const earlier = (await earlierTrials(resume)).get(keyOf(trial.benchmarkId, trial.taskId, trial.trial))
   if (!earlier || earlier.record.keys?.agent !== trial.keys.agent) return undefined
@@ -88,5 +101,56 @@ export async function reuseFor(
     mode,
     from: earlier.record,
     events: earlier.events,
+    earlier: { dir: earlier.dir, recordings: earlier.recordings },
   }
+}
+
+/**
+ * Brings into the new run's staging folder what a taken-over trial had in its bundle besides its record and trace:
+ * the artifacts its result names inside the bundle (a grader's patch.diff), and the model calls it was answered
+ * with. Without them the new bundle would name files it does not hold, and could not be replayed. A re-scored
+ * trial's judges called again: their new exchanges win over the earlier ones of the same request.
+ */
+export async function carryOver(
+  stagingDir: string,
+  reuse: Reuse,
+  result: AgentResult | null,
+  usedNow: readonly RecordingEntry[],
+): Promise<RecordingEntry[]> {
+  for (const artifact of result?.artifacts ?? []) {
+    const path = bundleRelative(artifact.path)
+    if (path === null) continue
+    await mkdir(dirname(join(stagingDir, path)), { recursive: true })
+    // One it cannot find is left named as it was: the earlier bundle's validation is where that shows.
+    await copyFile(join(reuse.earlier.dir, path), join(stagingDir, path)).catch(
+      (e: NodeJS.ErrnoException) => {
+        if (e.code !== 'ENOENT') throw e
+      },
+    )
+  }
+  const fresh = new Set(usedNow.map((r) => `${r.key}\u0000${r.ordinal}`))
+  return [...reuse.earlier.recordings.filter((r) => !fresh.has(`${r.key}\u0000${r.ordinal}`)), ...usedNow]
+}
+
+/** An artifact path inside a bundle's artifacts folder, or null for one elsewhere (a runner's own log file). */
+function bundleRelative(path: string): string | null {
+  const normal = posix.normalize(path)
+  if (posix.isAbsolute(normal) || !normal.startsWith(`${ARTIFACTS_DIR}/`)) return null
+  return normal
+}
+
+async function bundleRecordings(dir: string): Promise<RecordingEntry[]> {
+  const { RECORDINGS_FILE } = await import('../src/bundles/index.ts')
+  return readCassette(join(dir, RECORDINGS_FILE))
+}
+
+function groupBy<T>(items: Iterable<T>, key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>()
+  for (const item of items) {
+    const k = key(item)
+    let list = groups.get(k)
+    if (!list) groups.set(k, (list = []))
+    list.push(item)
+  }
+  return groups
 }

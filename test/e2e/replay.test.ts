@@ -17,6 +17,7 @@ import {
   repoImport,
   runVitest,
   tail,
+  validateWithCli,
   type TempProject,
 } from './helpers.ts'
 
@@ -56,6 +57,11 @@ for (const id of ['replay-e2e', 'replay-e2e@again']) {
     version: '1',
     listTasks: () => tasks,
     info: () => ({ id, version: '1', datasetChecksum: 'e2e' }),
+    // Keeps the answer as an artifact of the trial, which a resumed run's bundle must carry over.
+    grade: async (view, ctx) => {
+      await ctx.saveArtifact('answer.txt', String(view.result.finalAnswer))
+      return { score: 1, passed: true, explanation: 'kept the answer' }
+    },
   }
   evalBenchmark({
     benchmark,
@@ -151,5 +157,35 @@ describe('agentevalops replay', { timeout: 30_000 }, () => {
       new RegExp(`^DIFFER +replay-e2e@again/river #0: step ${toolResult.step}: agent\\.tool_result differs`),
     )
     expect(out[4]).toBe('replay: 3 MATCH, 1 DIFFER, 0 CODE_CHANGED')
+  })
+
+  it('replays a resumed run’s bundle, which carries the recordings and artifacts of the trials it took over', async () => {
+    const runsDir = join(project.root, 'resumed-runs')
+    const result = await runVitest(['run', '--project', 'evals'], {
+      cwd: project.root,
+      runsDir,
+      env: { ANTHROPIC_API_KEY: 'test-key', AGENTEVALOPS_RECORD: 'record', AGENTEVALOPS_RESUME: bundle },
+      timeoutMs: 25_000,
+    })
+    expect(result.code, tail(result.output)).toBe(0)
+    const [resumed] = await bundleDirs(runsDir)
+    const trials = (await readScores(resumed!)).trials
+    expect(trials.map((t) => t.reusedFrom?.mode)).toEqual(['record', 'record', 'record', 'record'])
+    const lines = async (dir: string) =>
+      (await readFile(join(dir, 'recordings.jsonl'), 'utf8')).trim().split('\n').sort()
+    expect(await lines(resumed!)).toEqual(await lines(bundle))
+    for (const t of trials) {
+      const artifact = t.result!.artifacts.find((a) => a.name === 'answer.txt')!
+      expect(await readFile(join(resumed!, artifact.path), 'utf8')).toBe(t.result!.finalAnswer)
+    }
+    const validation = await validateWithCli(resumed!)
+    expect(validation.code, `${validation.stdout}\n${validation.stderr}`).toBe(0)
+
+    vi.unstubAllEnvs()
+    vi.stubEnv('ANTHROPIC_API_KEY', 'test-key')
+    const { io, out, err } = cli()
+    const code = await main(['replay', resumed!, '--cwd', project.root], io)
+    expect(code, [...out, ...err].join('\n')).toBe(0)
+    expect(out.at(-1)).toBe('replay: 4 MATCH, 0 DIFFER, 0 CODE_CHANGED')
   })
 })
