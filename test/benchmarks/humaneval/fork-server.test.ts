@@ -43,6 +43,28 @@ describe('the check runner (a fork server)', () => {
     expect(second).toMatchObject({ status: 'passed' })
   })
 
+  it('hands a check no descriptor but its stdin, stdout and stderr, while other checks run beside it', async () => {
+    // Siblings in flight: the server then holds a handle on each (a pidfd on Linux), which a check must not inherit.
+    const siblings = [1, 2, 3].map(() => check('import time\ntime.sleep(1.5)\n'))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const probe = await check(
+      [
+        'import os',
+        'open_fds = []',
+        'for fd in range(3, 256):',
+        '    try:',
+        '        os.fstat(fd)',
+        '        open_fds.append(fd)',
+        '    except OSError:',
+        '        pass',
+        'assert open_fds == [], f"inherited descriptors: {open_fds}"',
+        '',
+      ].join('\n'),
+    )
+    expect(probe).toMatchObject({ status: 'passed' })
+    for (const sibling of await Promise.all(siblings)) expect(sibling.status).toBe('passed')
+  })
+
   it('fails the checks in flight as an infra failure when the server dies, and starts a new one', async () => {
     const killer = check('import os, signal, time\nos.kill(os.getppid(), signal.SIGKILL)\ntime.sleep(5)\n')
     await expect(killer).rejects.toMatchObject({ code: 'INFRA_FAILURE', message: /check runner exited/ })
