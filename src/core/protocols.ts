@@ -207,7 +207,10 @@ export interface TraceWriter {
   /** The trace's key in its store: a path relative to the store's root. */
   readonly path: string
   append(event: TraceEvent): Promise<void>
-  /** Flushes and closes; append() throws afterwards. */
+  /**
+   * Writes what was appended, appends still in flight included, and closes: the trace recorder calls it without
+   * waiting for its appends first. append() throws afterwards.
+   */
   finalize(): Promise<void>
 }
 

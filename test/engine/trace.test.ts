@@ -16,6 +16,26 @@ afterEach(async () => {
 })
 
 describe('runTrial trace', () => {
+  it('ends a trial without sitting out the trace store’s commit window, every event on disk', async () => {
+    // A window far longer than the test's timeout: a trial that waited for it would time the test out.
+    const store = new JsonlTraceStore(root, { commitDelayMs: 60_000 })
+    const order: string[] = []
+    const window = sleep(2_000).then(() => order.push('window'))
+    const { record } = await runTrial(
+      baseOptions({
+        runner: inlineRunner((ctx) => {
+          ctx.emit('agent.plan', { text: 'go' })
+          return { finalAnswer: 'done' }
+        }),
+        traceStore: store,
+      }),
+    )
+    order.push('trial')
+    expect(order).toEqual(['trial'])
+    expect(kinds(await store.read(record.tracePath))).toEqual(['agent.plan', 'agent.terminal'])
+    void window
+  }, 5_000)
+
   it('writes the same events it returns, numbered from 0, with terminal, scores and verdicts last', async () => {
     const store = new JsonlTraceStore(root)
     const { record, events } = await runTrial(
