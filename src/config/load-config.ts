@@ -1,10 +1,17 @@
+import { createRequire } from 'node:module'
 import { readFile } from 'node:fs/promises'
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
+import type * as Yaml from 'yaml'
+import type { Document, LineCounter, Node } from 'yaml'
 import type { z } from 'zod'
 import { AgentEvalOpsError, checksumOf, errorMessage } from '../core/index.ts'
 import type { AdapterCatalog, AdapterKind } from './catalog.ts'
 import { envRefSyntaxError } from './env-refs.ts'
 import { CONFIG_KEYS, RunConfig, UNKNOWN_KEY } from './run-config.ts'
+
+const requireModule = createRequire(import.meta.url)
+let yamlModule: typeof Yaml | undefined
+/** yaml, loaded on first use: most processes that import agentevalops (Vitest's workers) never read YAML. */
+const yaml = (): typeof Yaml => (yamlModule ??= requireModule('yaml') as typeof Yaml)
 
 /** One problem in a config file, located at the YAML node it is about. */
 export interface ConfigFinding {
@@ -65,8 +72,8 @@ export async function loadRunConfig(file: string, catalog?: AdapterCatalog): Pro
  * against the ones on hand. Throws a ConfigError listing every problem at once, sorted by line.
  */
 export function parseRunConfig(text: string, file: string, catalog?: AdapterCatalog): LoadedConfig {
-  const lineCounter = new LineCounter()
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false })
+  const lineCounter = new (yaml().LineCounter)()
+  const doc = yaml().parseDocument(text, { lineCounter, prettyErrors: false })
   const findings: ConfigFinding[] = []
 
   if (doc.errors.length > 0) {
@@ -157,12 +164,14 @@ class Locator {
     let node = this.resolve(this.doc.contents)
     let at: number | undefined = node?.range?.[0]
     for (const seg of reach) {
-      if (isMap(node)) {
-        const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(seg))
+      if (yaml().isMap(node)) {
+        const pair = node.items.find(
+          (p) => String(yaml().isScalar(p.key) ? p.key.value : p.key) === String(seg),
+        )
         if (!pair) break
         at = (pair.key as Node | null)?.range?.[0] ?? at
         node = this.resolve(pair.value as Node | null)
-      } else if (isSeq(node) && typeof seg === 'number') {
+      } else if (yaml().isSeq(node) && typeof seg === 'number') {
         const item = this.resolve(node.items[seg] as Node | null | undefined)
         if (!item) break
         at = item.range?.[0] ?? at
@@ -173,7 +182,7 @@ class Locator {
   }
 
   private resolve(node: Node | null | undefined): Node | undefined {
-    if (isAlias(node)) return node.resolve(this.doc)
+    if (yaml().isAlias(node)) return node.resolve(this.doc)
     return node ?? undefined
   }
 }

@@ -1,6 +1,8 @@
+import { createRequire } from 'node:module'
 import { readFileSync } from 'node:fs'
 import { extname } from 'node:path'
-import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml'
+import type * as Yaml from 'yaml'
+import type { Document, LineCounter, Node } from 'yaml'
 import { z } from 'zod'
 import {
   AgentEvalOpsError,
@@ -15,6 +17,11 @@ import {
 } from '../../core/index.ts'
 import { bindGrader, GraderProblem, GraderSpec, type TaskGrader } from './grader.ts'
 import { describeIssue, orderIssues } from './issues.ts'
+
+const requireModule = createRequire(import.meta.url)
+let yamlModule: typeof Yaml | undefined
+/** yaml, loaded on first use: most processes that import agentevalops (Vitest's workers) never read YAML. */
+const yaml = (): typeof Yaml => (yamlModule ??= requireModule('yaml') as typeof Yaml)
 
 /** Where the dataset is, and how to talk about it. */
 export interface DatasetSource {
@@ -185,17 +192,19 @@ function jsonlRecords(text: string, problems: Problems): RawRecord[] {
 /** Lines of values in a YAML document: a value is located at its key (`prompt:`), a list item at the item. */
 function lineFinder(doc: Document, lines: LineCounter) {
   const resolve = (node: unknown): Node | undefined =>
-    isAlias(node) ? (node.resolve(doc) ?? undefined) : ((node as Node | null | undefined) ?? undefined)
+    yaml().isAlias(node) ? (node.resolve(doc) ?? undefined) : ((node as Node | null | undefined) ?? undefined)
   return (start: Node, path: Path): number => {
     let node: Node | undefined = start
     let at = start.range?.[0] ?? 0
     for (const seg of path) {
-      if (isMap(node)) {
-        const pair = node.items.find((p) => String(isScalar(p.key) ? p.key.value : p.key) === String(seg))
+      if (yaml().isMap(node)) {
+        const pair = node.items.find(
+          (p) => String(yaml().isScalar(p.key) ? p.key.value : p.key) === String(seg),
+        )
         if (!pair) break
         at = (pair.key as Node | null)?.range?.[0] ?? at
         node = resolve(pair.value)
-      } else if (isSeq(node) && typeof seg === 'number') {
+      } else if (yaml().isSeq(node) && typeof seg === 'number') {
         node = resolve(node.items[seg])
         if (!node) break
         at = node.range?.[0] ?? at
@@ -209,21 +218,21 @@ const YAML_SHAPE_HINT =
   'A YAML dataset is a list of task mappings, or a mapping with one key, tasks:, holding that list.'
 
 function yamlRecords(text: string, problems: Problems, source: DatasetSource): RawRecord[] {
-  const lines = new LineCounter()
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false })
+  const lines = new (yaml().LineCounter)()
+  const doc = yaml().parseDocument(text, { lineCounter: lines, prettyErrors: false })
   const [syntax] = doc.errors
   if (syntax) {
     const line = lines.linePos(syntax.pos[0]).line
     throw datasetError(source, `invalid YAML: ${syntax.message.split('\n')[0]}`, YAML_SHAPE_HINT, line)
   }
   const lineOf = lineFinder(doc, lines)
-  const root = isAlias(doc.contents) ? doc.contents.resolve(doc) : doc.contents
+  const root = yaml().isAlias(doc.contents) ? doc.contents.resolve(doc) : doc.contents
   if (root === null || root === undefined) return []
   let list: Node | undefined = root
   let prefix: string[] = []
-  if (isMap(root)) {
+  if (yaml().isMap(root)) {
     for (const pair of root.items) {
-      const key = isScalar(pair.key) ? pair.key.value : pair.key
+      const key = yaml().isScalar(pair.key) ? pair.key.value : pair.key
       if (key !== 'tasks') {
         problems.add({
           line: lineOf(root, [String(key)]),
@@ -233,7 +242,7 @@ function yamlRecords(text: string, problems: Problems, source: DatasetSource): R
       }
     }
     const tasks = root.get('tasks', true) as unknown
-    list = isAlias(tasks) ? tasks.resolve(doc) : (tasks as Node | undefined)
+    list = yaml().isAlias(tasks) ? tasks.resolve(doc) : (tasks as Node | undefined)
     prefix = ['tasks']
     if (list === undefined || list === null) {
       problems.add({
@@ -244,7 +253,7 @@ function yamlRecords(text: string, problems: Problems, source: DatasetSource): R
       return []
     }
   }
-  if (!isSeq(list)) {
+  if (!yaml().isSeq(list)) {
     problems.add({
       line: lineOf(list, []),
       message: `expected a list of tasks${prefix.length > 0 ? ' under tasks:' : ''}`,
