@@ -33,6 +33,7 @@ export const BUNDLE_CHECKS = {
   'trials-match-traces':
     'every trial in scores.json has events, and every traced trial (benchmark, task, trial) is in scores.json',
   recordings: 'every line of recordings.jsonl is a recorded exchange of a trial in scores.json',
+  spans: 'spans.jsonl (if any) is one OTLP trace under eval.run, with an eval.task per trial and its outcome',
   'text-not-empty': 'report.md and replay_command.txt are not empty',
 } as const
 

@@ -13,6 +13,7 @@ import { BundleFiles, reportListing } from './bundle-files.ts'
 import type { CheckName } from './checks.ts'
 import { FindingList, quote, type Finding } from './findings.ts'
 import { readRecordings, readTraces } from './jsonl-checks.ts'
+import { readSpans } from './span-checks.ts'
 import {
   describeTrial,
   MANIFEST_FILE,
@@ -146,6 +147,7 @@ export async function inspectBundle(dir: string, options: InspectOptions = {}): 
     if (text.trim() === '') findings.add('text-not-empty', file, 'is empty')
   }
   await readRecordings(files, result.scores, findings)
+  await readSpans(files, result.scores, findings)
   await files.hashUnread()
 
   if (result.manifest) checkAgainstManifest(result.manifest, files, missing, findings)

@@ -12,7 +12,7 @@ import { checkSchema, parseJsonText } from './untrusted-json.ts'
  * The value of each line of a JSONL file that is well-formed JSON, after reporting lines that are too long, not
  * UTF-8, blank or not JSON. `check` names what a bad line breaks; `invalid` caps those findings.
  */
-function jsonLines(
+export function jsonLines(
   file: string,
   check: CheckName,
   findings: FindingList,

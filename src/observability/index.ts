@@ -5,15 +5,8 @@ export {
   type RunSpansInput,
   type StageTime,
 } from './run-spans.ts'
-export {
-  OtlpSpan,
-  OtlpTraceRequest,
-  otlpLinesText,
-  otlpSpans,
-  parseOtlpLines,
-  SPANS_FILE,
-  spansToOtlpLines,
-} from './otlp-json.ts'
+export { OtlpSpan, OtlpTraceRequest, SPANS_FILE } from '../core/index.ts'
+export { otlpLinesText, otlpSpans, parseOtlpLines, spansToOtlpLines } from './otlp-json.ts'
 export {
   exportOtlp,
   otlpTarget,

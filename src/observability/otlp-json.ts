@@ -1,11 +1,6 @@
 import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer'
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
-import { z } from 'zod'
-import { AgentEvalOpsError } from '../core/index.ts'
-import { SPAN } from './semconv.ts'
-
-/** The bundle file the spans are written to. */
-export const SPANS_FILE = 'spans.jsonl'
+import { AgentEvalOpsError, OtlpTraceRequest, SPAN, SPANS_FILE, type OtlpSpan } from '../core/index.ts'
 
 /*
  * spans.jsonl is OTLP JSON in the layout of the OpenTelemetry Collector's file exporter: every line is one
@@ -73,80 +68,6 @@ function serialize(spans: ReadableSpan[]): string {
 export function otlpLinesText(lines: readonly string[]): string {
   return lines.map((line) => `${line}\n`).join('')
 }
-
-const Hex = (length: number) => z.string().regex(new RegExp(`^[0-9a-f]{${length}}$`))
-/**
- * OTLP JSON writes 64-bit integers as strings, but readers must accept numbers too (nanosecond times are beyond
- * a double's exact range, so a number is taken as it comes).
- */
-const Uint64 = z.union([z.string().regex(/^\d+$/), z.number().nonnegative()])
-
-const AnyValue: z.ZodType<unknown> = z.lazy(() =>
-  z
-    .object({
-      stringValue: z.string().optional(),
-      boolValue: z.boolean().optional(),
-      intValue: z.union([z.string().regex(/^-?\d+$/), z.number()]).optional(),
-      doubleValue: z.union([z.number(), z.string()]).optional(),
-      arrayValue: z.object({ values: z.array(AnyValue).optional() }).optional(),
-      kvlistValue: z.object({ values: z.array(KeyValue).optional() }).optional(),
-      bytesValue: z.string().optional(),
-    })
-    .loose(),
-)
-const KeyValue = z.object({ key: z.string(), value: AnyValue.optional() }).loose()
-
-export const OtlpSpan = z
-  .object({
-    traceId: Hex(32),
-    spanId: Hex(16),
-    parentSpanId: z.union([Hex(16), z.literal('')]).optional(),
-    name: z.string(),
-    kind: z.number().int().min(0).max(5).optional(),
-    startTimeUnixNano: Uint64,
-    endTimeUnixNano: Uint64,
-    attributes: z.array(KeyValue).optional(),
-    events: z
-      .array(
-        z
-          .object({ name: z.string(), timeUnixNano: Uint64, attributes: z.array(KeyValue).optional() })
-          .loose(),
-      )
-      .optional(),
-    status: z
-      .object({ code: z.number().int().min(0).max(2).optional(), message: z.string().optional() })
-      .loose()
-      .optional(),
-  })
-  .loose()
-export type OtlpSpan = z.infer<typeof OtlpSpan>
-
-export const OtlpTraceRequest = z
-  .object({
-    resourceSpans: z.array(
-      z
-        .object({
-          resource: z
-            .object({ attributes: z.array(KeyValue).optional() })
-            .loose()
-            .optional(),
-          scopeSpans: z.array(
-            z
-              .object({
-                scope: z
-                  .object({ name: z.string().optional(), version: z.string().optional() })
-                  .loose()
-                  .optional(),
-                spans: z.array(OtlpSpan),
-              })
-              .loose(),
-          ),
-        })
-        .loose(),
-    ),
-  })
-  .loose()
-export type OtlpTraceRequest = z.infer<typeof OtlpTraceRequest>
 
 /**
  * The requests of spans.jsonl text, each line checked against the shape readers rely on (ids, names, times,

@@ -43,64 +43,11 @@ export const ATTR_ERROR_TYPE = 'error.type'
 export const ATTR_SERVICE_NAME = 'service.name'
 export const ATTR_SERVICE_VERSION = 'service.version'
 
-/** Span names that are ours (the GenAI ones are built from the operation name and a subject). */
-export const SPAN = {
-  run: 'eval.run',
-  task: 'eval.task',
-  prepare: 'benchmark.prepare',
-  grade: 'benchmark.grade',
-  evaluator: 'eval.evaluator',
-  policy: 'eval.policy',
-  teardown: 'benchmark.teardown',
-  score: 'eval.score',
-  report: 'eval.report',
-} as const
-
-/** Our own attributes, under one namespace so they never collide with a convention. */
-export const AEO = {
-  runId: 'agentevalops.run.id',
-  runStatus: 'agentevalops.run.status',
-  trialCount: 'agentevalops.run.trial_count',
-  passRate: 'agentevalops.run.pass_rate',
-  passRateLower: 'agentevalops.run.pass_rate.ci.lower',
-  passRateUpper: 'agentevalops.run.pass_rate.ci.upper',
-  passedTrials: 'agentevalops.run.passed_trials',
-  benchmarks: 'agentevalops.run.benchmarks',
-  runners: 'agentevalops.run.runners',
-  gitSha: 'agentevalops.run.git.sha',
-  vitestProject: 'agentevalops.run.vitest_project',
-  comparisonVerdict: 'agentevalops.run.comparison.verdict',
-  /** Prefix: a run label `suite=smoke` becomes `agentevalops.label.suite`. */
-  labelPrefix: 'agentevalops.label.',
-  /** Prefix: a task label `category=math` becomes `agentevalops.task.label.category`. */
-  taskLabelPrefix: 'agentevalops.task.label.',
-  benchmarkId: 'agentevalops.benchmark.id',
-  benchmarkVersion: 'agentevalops.benchmark.version',
-  taskId: 'agentevalops.task.id',
-  trial: 'agentevalops.trial',
-  outcome: 'agentevalops.outcome',
-  passed: 'agentevalops.passed',
-  reusedFrom: 'agentevalops.reused_from.run_id',
-  runnerName: 'agentevalops.runner.name',
-  runnerKind: 'agentevalops.runner.kind',
-  costUsd: 'agentevalops.usage.cost_usd',
-  tokens: 'agentevalops.usage.tokens',
-  turns: 'agentevalops.usage.turns',
-  wallSeconds: 'agentevalops.usage.wall_seconds',
-  terminatedBy: 'agentevalops.agent.terminated_by',
-  /** The trace event a span was drawn from: its `step` in traces.jsonl. */
-  step: 'agentevalops.step',
-  attempt: 'agentevalops.model_call.attempt',
-  evaluatorId: 'agentevalops.evaluator.id',
-  evaluatorKind: 'agentevalops.evaluator.kind',
-  score: 'agentevalops.evaluator.score',
-  latencyMs: 'agentevalops.evaluator.latency_ms',
-  checkerId: 'agentevalops.policy.checker_id',
-  verdict: 'agentevalops.policy.verdict',
-  findings: 'agentevalops.policy.findings',
-  /** How a span's times were found: `timing` (measured phases) or `events` (trace event timestamps). */
-  timeSource: 'agentevalops.time_source',
-} as const
+/**
+ * Span names that are ours (the GenAI ones are built from the operation name and a subject), and our attributes:
+ * in src/core, since the bundle validator checks spans.jsonl by them too.
+ */
+export { AEO, SPAN } from '../core/index.ts'
 
 /** The environment variable that opts in to message content on spans (the GenAI instrumentations' convention). */
 export const CAPTURE_CONTENT_ENV = 'OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT'
