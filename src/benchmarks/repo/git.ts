@@ -1,5 +1,5 @@
 import { AgentEvalOpsError } from '../../core/index.ts'
-import { commandEnv, runCommand, type CommandResult } from '../../engine/index.ts'
+import { commandEnv, MAX_TAIL_BYTES, runCommand, type CommandResult } from '../../engine/index.ts'
 
 /** Git operations (a checkout of a big repository included) get this long; grading is bounded by its signal too. */
 const GIT_TIMEOUT_MS = 5 * 60_000
@@ -22,6 +22,8 @@ export interface GitOptions {
   signal?: AbortSignal | undefined
   /** Extra environment, e.g. GIT_INDEX_FILE. */
   env?: Record<string, string>
+  /** How much of stdout is kept; git() fails rather than return a cut list (default MAX_TAIL_BYTES). */
+  maxOutputBytes?: number
 }
 
 /** Runs `git -C cwd …` without a shell, its hooks off (a repository's post-checkout hook is not ours to run). */
@@ -35,13 +37,21 @@ export function runGit(
     timeoutMs: GIT_TIMEOUT_MS,
     env: gitEnv(options.env),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.maxOutputBytes ? { maxTailBytes: options.maxOutputBytes } : {}),
   })
 }
 
 /** Like runGit, but anything other than exit code 0 throws INFRA_FAILURE (an abort throws the signal's reason). */
 export async function git(cwd: string, args: readonly string[], options: GitOptions = {}): Promise<string> {
   const result = await runGit(cwd, args, options)
-  if (result.outcome === 'exited' && result.exitCode === 0) return result.stdoutTail
+  if (result.outcome === 'exited' && result.exitCode === 0) {
+    if (result.stdoutBytes <= (options.maxOutputBytes ?? MAX_TAIL_BYTES)) return result.stdoutTail
+    throw new AgentEvalOpsError(
+      'INFRA_FAILURE',
+      `git ${args.slice(0, 2).join(' ')} printed ${result.stdoutBytes} bytes, more than the ${options.maxOutputBytes ?? MAX_TAIL_BYTES} read`,
+      { hint: 'The repository or patch is larger than the repo benchmark reads; please report it.' },
+    )
+  }
   throw gitFailure(args, result, options.signal)
 }
 

@@ -4,6 +4,9 @@ import { AgentEvalOpsError } from '../../core/index.ts'
 import { git, gitFailure, lastLines, runGit } from './git.ts'
 import { isInside, withTempDir, type RepoEnv } from './worktree.ts'
 
+/** Room for the names of the files a test patch touches (64 KiB, git()'s default, is a thousand or so). */
+const LIST_BYTES = 8 * 1024 * 1024
+
 export type TestPatchResult =
   | {
       applied: true
@@ -33,7 +36,7 @@ export async function applyTestPatch(
     const touched = await touchedAtBase(env, taskId, patchFile, dir, signal)
     if (touched.length === 0) return { applied: true, discarded: [] }
     // Paths are data, not patterns: a test file named `test_[x].py` must not match others.
-    const literal = { signal, env: { GIT_LITERAL_PATHSPECS: '1' } }
+    const literal = { signal, env: { GIT_LITERAL_PATHSPECS: '1' }, maxOutputBytes: LIST_BYTES }
     const all = touched.map((t) => t.path)
     const discarded = nulList(
       await git(
@@ -83,7 +86,8 @@ async function touchedAtBase(
   const index = { GIT_INDEX_FILE: join(dir, 'base.index') }
   await git(env.workdir, ['read-tree', env.baseCommit], { signal, env: index })
   const atBase = await runGit(env.workdir, ['apply', '--cached', patchFile], { signal, env: index })
-  if (atBase.outcome !== 'exited' || atBase.exitCode !== 0) {
+  if (atBase.outcome !== 'exited') throw gitFailure(['apply', '(test patch, at base_commit)'], atBase, signal)
+  if (atBase.exitCode !== 0) {
     throw new AgentEvalOpsError(
       'DATASET_INVALID',
       `the test_patch of instance ${JSON.stringify(taskId)} does not apply to its base_commit ${env.baseCommit}: ${lastLines(atBase.stderrTail)}`,
@@ -94,10 +98,7 @@ async function touchedAtBase(
     await git(
       env.workdir,
       ['diff-index', '--cached', '--name-status', '-z', '--no-renames', env.baseCommit],
-      {
-        signal,
-        env: index,
-      },
+      { signal, env: index, maxOutputBytes: LIST_BYTES },
     ),
   )
   const touched: Touched[] = []

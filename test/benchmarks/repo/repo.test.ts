@@ -20,6 +20,7 @@ import {
   type EnvHandle,
   type TaskSpec,
 } from '../../../src/core/index.ts'
+import { git } from '../../../src/benchmarks/repo/git.ts'
 import { folderArtifacts, runTrial, type TrialRun } from '../../../src/engine/index.ts'
 import { MemoryTraceStore } from '../../../src/stores/index.ts'
 import { inlineRunner } from '../../engine/helpers.ts'
@@ -492,6 +493,16 @@ describe('repo benchmark: trials through the engine', () => {
       expect(isAgentEvalOpsError(error, 'INFRA_FAILURE'), id).toBe(true)
     }
     expect(await worktreePaths(fixture.repoPath)).toEqual([fixture.repoPath])
+  })
+})
+
+describe('repo benchmark: git output', () => {
+  it('is read whole, or refused as an infra failure rather than cut', async () => {
+    const log = await git(fixture.repoPath, ['log', '--format=%H'])
+    expect(log.trim().split('\n')).toHaveLength(3)
+    const cut = await failure(() => git(fixture.repoPath, ['log', '--format=%H'], { maxOutputBytes: 50 }))
+    expect(isAgentEvalOpsError(cut, 'INFRA_FAILURE')).toBe(true)
+    expect((cut as Error).message).toMatch(/git log --format=%H printed 123 bytes, more than the 50 read/)
   })
 })
 
