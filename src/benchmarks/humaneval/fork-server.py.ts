@@ -18,7 +18,7 @@ import collections, functools, hashlib, itertools, math, re, string, typing
 
 # A finished child wakes the loop at once. On Linux its pidfd turns readable: no signal handler, which every child
 # would have to reset (resetting one costs a child dozens of copy-on-write faults). Elsewhere SIGCHLD writes to a
-# pipe that select watches.
+# pipe that the loop polls.
 def has_pidfd():
     try:
         os.close(os.pidfd_open(os.getpid()))
