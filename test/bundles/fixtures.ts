@@ -98,18 +98,23 @@ export function makeTrials(options: FixtureOptions = {}): TrialRecord[] {
   return records
 }
 
-export function makeEvents(trial: TrialRecord): TraceEvent[] {
-  const base = (step: number) => ({
+/** The fields every event of `trial` shares, at `step`: no cost, no tokens, a span id of its own. */
+export function eventBase(trial: TrialRecord, step: number, ts = TS) {
+  return {
     runId: trial.runId,
     benchmark: trial.benchmark.id,
     taskId: trial.taskId,
     trial: trial.trial,
     step,
-    ts: TS,
+    ts,
     costDeltaUsd: 0,
     tokensDelta: 0,
     spanId: (step + 1).toString(16).padStart(16, '0'),
-  })
+  }
+}
+
+export function makeEvents(trial: TrialRecord): TraceEvent[] {
+  const base = (step: number) => eventBase(trial, step)
   const answer = trial.result?.finalAnswer ?? ''
   return [
     { ...base(0), kind: 'agent.plan', payload: { text: 'add the numbers' } },

@@ -29,19 +29,16 @@ def has_pidfd():
 PIDFD = has_pidfd()
 # Children without a pidfd (pidfd_open failed, say out of descriptors): the loop polls for them instead.
 polled = 0
-if PIDFD:
-    watched = [0]
-else:
+# poll, not select: a pidfd per running check may go past select's 1024.
+poller = select.poll()
+poller.register(0, select.POLLIN)
+if not PIDFD:
     wake_r, wake_w = os.pipe()
     os.set_blocking(wake_r, False)
     os.set_blocking(wake_w, False)
     signal.set_wakeup_fd(wake_w)
     signal.signal(signal.SIGCHLD, lambda *_: None)
-    watched = [0, wake_r]
-# poll, not select: a pidfd per running check may go past select's 1024.
-poller = select.poll()
-for fd in watched:
-    poller.register(fd, select.POLLIN)
+    poller.register(wake_r, select.POLLIN)
 
 # Past the highest descriptor a child may have inherited (close_range makes the span free on Linux).
 soft_nofile = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
@@ -175,7 +172,6 @@ while True:
             if PIDFD:
                 try:
                     fd = os.pidfd_open(pid)
-                    watched.append(fd)
                     poller.register(fd, select.POLLIN)
                 except OSError:
                     fd = None
@@ -192,7 +188,6 @@ while True:
         if r is None:
             continue
         if r.get("fd") is not None:
-            watched.remove(r["fd"])
             poller.unregister(r["fd"])
             os.close(r["fd"])
         elif PIDFD:

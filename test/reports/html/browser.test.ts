@@ -15,6 +15,7 @@ import { renderHtmlReport } from '../../../src/reports/html/index.ts'
 import { renderMarkdownReport } from '../../../src/reports/index.ts'
 import { compareToBaseline } from '../../../src/scorers/index.ts'
 import {
+  eventBase,
   FIXTURE_BENCHMARK,
   makeEvents,
   makeMetadata,
@@ -48,17 +49,7 @@ function isHostile(t: TrialRecord): boolean {
  * 100 ms after the one before, the first 100 ms after the trial started.
  */
 function hostileEvents(trial: TrialRecord): TraceEvent[] {
-  const base = (step: number) => ({
-    runId: trial.runId,
-    benchmark: trial.benchmark.id,
-    taskId: trial.taskId,
-    trial: trial.trial,
-    step,
-    ts: new Date(T0 + (step + 1) * 100).toISOString(),
-    costDeltaUsd: 0,
-    tokensDelta: 0,
-    spanId: (step + 1).toString(16).padStart(16, '0'),
-  })
+  const base = (step: number) => eventBase(trial, step, new Date(T0 + (step + 1) * 100).toISOString())
   const observations = Array.from({ length: OBSERVATIONS }, (_, i): TraceEvent => ({
     ...base(4 + i),
     kind: 'agent.observation',
