@@ -207,12 +207,12 @@ export function impliedGrader(expected: JsonValue | undefined): GraderSpec {
       })
     case 'json_schema':
       throw new GraderProblem(
-        'its expected value is a { jsonSchema } expectation, which no dataset grader checks',
+        'its expected value is a { jsonSchema } expectation, which no dataset grader checks, and it names no grader',
         OPT_OUT_HINT,
       )
     case undefined:
       throw new GraderProblem(
-        `it has an expected value (${describeValue(expected)}) but no grader, and that shape says no way to match it`,
+        `its expected value (${describeValue(expected)}) names no way to match an answer, and it names no grader`,
         `${OPT_OUT_HINT} A string is matched exactly, a number numerically; { contains }, { regex }, { json } and { number } name their match.`,
       )
   }

@@ -371,11 +371,7 @@ export function loadDataset(
     }
     lineOfId.set(entry.id, record.line)
     const own = entry.grader !== undefined
-    const whose = own
-      ? ''
-      : defaultGrader
-        ? " (the benchmark's default grader)"
-        : ' (graded by its expected value)'
+    const whose = !own && defaultGrader ? " (the benchmark's default grader)" : ''
     let spec: GraderSpec
     let grader: TaskGrader
     try {

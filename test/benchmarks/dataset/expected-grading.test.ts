@@ -141,7 +141,8 @@ describe('dataset: a task with expected and no grader is graded (issue 17, point
       (await dataset([{ id: 'state', prompt: '?', expected: { files: ['a.txt'] } }])).listTasks(),
     )
     expect(error.message).toContain('task "state"')
-    expect(error.message).toContain('graded by its expected value')
+    expect(error.message).toContain('names no way to match an answer, and it names no grader')
+    expect(error.location).toMatchObject({ line: 1 })
     expect(error.hint).toContain('grader: { type: none }')
     const schema = await errorOf(async () =>
       (await dataset([{ id: 's', prompt: '?', expected: { jsonSchema: { type: 'object' } } }])).listTasks(),
