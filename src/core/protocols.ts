@@ -173,6 +173,8 @@ export interface EvaluatorContext {
   emit<K extends 'evaluator.model_call'>(kind: K, payload: TracePayload<K>, usage?: EmitUsage): number
   /** The trial's model-call gate: a judge's calls are recorded and replayed with the agent's. */
   readonly modelCalls?: ModelCallGate
+  /** A line in the trial's warnings (kept in its record) that does not fail it. */
+  warn?(message: string): void
 }
 
 /**
