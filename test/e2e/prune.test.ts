@@ -58,6 +58,8 @@ describe('agentevalops prune', { timeout: 240_000 }, () => {
     expect(pruned.stdout).toMatch(/^removed 2 of 4 bundle\(s\) in runs \(\d+(\.\d)? (B|KiB|MiB)\); 2 kept$/m)
     expect(await bundleDirs(runsDir)).toEqual([oldest!, newest!].sort())
     expect(await listDir(join(runsDir, '.staging'))).toEqual(['live-run'])
+    // Nothing half removed is left behind.
+    expect((await listDir(runsDir)).filter((name) => name.startsWith('.'))).toEqual(['.staging'])
     for (const dir of [oldest!, newest!]) expect((await validateWithCli(dir)).code).toBe(0)
 
     // Nothing more to remove: a second prune is a no-op that says so.

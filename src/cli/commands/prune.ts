@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
-import { lstat, readdir, rm, stat } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { lstat, readdir, rename, rm, stat } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
 import {
   findBundleReferences,
@@ -65,14 +66,13 @@ export const pruneCommand: Command = {
       if (dryRun) {
         io.out(`would remove ${what}`)
       } else {
-        try {
-          await rm(folder.dir, { recursive: true })
-          io.out(`removed ${what}`)
-        } catch (e) {
+        const problem = await removeBundle(folder, runsDir)
+        if (problem !== undefined) {
           failed++
-          io.err(`agentevalops prune: could not remove ${shown(folder.dir)}: ${errorMessage(e)}`)
+          io.err(`agentevalops prune: could not remove ${shown(folder.dir)}: ${problem}`)
           continue
         }
+        io.out(`removed ${what}`)
       }
       removed++
       bytes += size
@@ -86,6 +86,25 @@ export const pruneCommand: Command = {
     )
     return failed > 0 ? 1 : 0
   },
+}
+
+/**
+ * Moves the bundle out of sight in one rename, then deletes it: a reader of the runs folder sees the bundle whole
+ * or not at all, never half deleted. Returns what went wrong, if anything.
+ */
+async function removeBundle(folder: RunFolder, runsDir: string): Promise<string | undefined> {
+  const trash = join(runsDir, `.pruning-${folder.name}-${randomBytes(4).toString('hex')}`)
+  try {
+    await rename(folder.dir, trash)
+  } catch (e) {
+    return errorMessage(e)
+  }
+  try {
+    await rm(trash, { recursive: true })
+    return undefined
+  } catch (e) {
+    return `${errorMessage(e)} (what is left of it is in ${trash}; delete that folder)`
+  }
 }
 
 function parseKeep(value: string | undefined): number {
