@@ -52,7 +52,11 @@ export const pruneCommand: Command = {
     const plan = planPrune(folders, { keep, baselines: new Set(references.keys()) })
 
     const dryRun = values['dry-run'] === true
-    const shown = (dir: string) => relative(cwd, dir) || dir
+    // Relative to where the user is, unless that climbs out of it: then the whole path reads better.
+    const shown = (dir: string) => {
+      const rel = relative(cwd, dir)
+      return rel === '' || rel.startsWith('..') ? dir : rel
+    }
     for (const { folder, reason } of plan.keep) {
       if (reason !== 'newest')
         io.out(`kept    ${shown(folder.dir)}: ${keptBecause(reason, folder, references)}`)
