@@ -4,6 +4,7 @@ import { z } from 'zod'
 import {
   AgentEvalOpsError,
   defineTask,
+  docPath,
   errorMessage,
   type JsonObject,
   type TaskSpec,
@@ -81,7 +82,7 @@ const TaskToml = z.looseObject({
 function invalid(file: string, message: string, extra: { line?: number; col?: number; path?: string } = {}) {
   return new AgentEvalOpsError('DATASET_INVALID', message, {
     location: { file, ...extra },
-    hint: 'A Harbor task folder holds instruction.md, task.toml and tests/test.sh (solution/ and environment/ are optional); see docs/benchmarks/harbor.md.',
+    hint: `A Harbor task folder holds instruction.md, task.toml and tests/test.sh (solution/ and environment/ are optional); see ${docPath('benchmarks/harbor.md')}.`,
   })
 }
 
