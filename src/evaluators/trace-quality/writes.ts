@@ -31,7 +31,6 @@ const WRITE_VERBS = new Set([
   'modify',
   'move',
   'mv',
-  'order',
   'patch',
   'pay',
   'post',
