@@ -30,7 +30,7 @@ export interface AgentEvalOpsOptions {
    * runsDir): each benchmark gets a gate case that fails on NO_GO. AGENTEVALOPS_BASELINE overrides.
    */
   baseline?: string
-  /** Settings of the baseline comparison (alpha, maxDrop, minPairs, force). */
+  /** Settings of the baseline comparison (alpha, maxDrop, minPairs, failOnBroken, force). */
   compare?: CompareOptions
   /**
    * Earlier bundle(s) whose finished trials are taken over instead of run again; AGENTEVALOPS_RESUME overrides
