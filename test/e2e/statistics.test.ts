@@ -59,7 +59,7 @@ describe('statistics through agentevalops run', { timeout: 180_000 }, () => {
     expect(report).toMatch(/pass@k/i)
   })
 
-  it('compares with the latest bundle: no NO_GO for the same agent, NO_GO and exit 1 for a worse one', async () => {
+  it('compares with the latest bundle: no NO_GO for the same agent, NO_GO for a worse one, fail_on_broken from YAML', async () => {
     const runsDir = await newTemp('aeo-stats-baseline-')
     const configs = await newTemp('aeo-stats-configs-')
     const base = await run(['run', 'configs/toy_mixed.yaml'], runsDir, 0)
@@ -89,5 +89,34 @@ describe('statistics through agentevalops run', { timeout: 180_000 }, () => {
     expect(scores.summary.comparison?.overall.regressions.length).toBeGreaterThan(0)
     const report = await readFile(join(regressed.dir, 'report.md'), 'utf8')
     expect(report).toContain('NO_GO')
+
+    // The config's `compare` mapping: asking for more pairs than there are leaves the statistics no NO_GO, and
+    // the broken tasks are only listed; with fail_on_broken they fail the run (its pass-rate gate lowered to 0).
+    const ask = async (name: string, compare: string) => {
+      const file = join(configs, `${name}.yaml`)
+      const text = (await readFile(worse, 'utf8')).replace('min_pass_rate: 0.3', 'min_pass_rate: 0')
+      expect(text).toContain('min_pass_rate: 0\n')
+      await writeFile(file, `${text}\ncompare: ${compare}\n`)
+      return file
+    }
+    const lenient = await run(
+      ['run', await ask('lenient', '{ min_pairs: 1000 }'), '--baseline', base.dir],
+      runsDir,
+      0,
+    )
+    const listed = ScoresFile.parse(JSON.parse(await scoresText(lenient.dir))).summary.comparison
+    expect(listed?.verdict).toBe('INSUFFICIENT_EVIDENCE')
+    expect(listed?.broken.length).toBeGreaterThan(0)
+    expect(lenient.output).toMatch(/broken tasks? \(always passed in the baseline, never pass now\)/)
+    const strict = await run(
+      ['run', await ask('strict', '{ min_pairs: 1000, fail_on_broken: true }'), '--baseline', base.dir],
+      runsDir,
+      1,
+    )
+    const failed = ScoresFile.parse(JSON.parse(await scoresText(strict.dir))).summary.comparison
+    expect(failed?.settings.failOnBroken).toBe(true)
+    expect(failed?.verdict).toBe('NO_GO')
+    expect(failed?.broken).toEqual(listed?.broken)
+    expect(strict.output).toMatch(/broken tasks: /)
   })
 })
