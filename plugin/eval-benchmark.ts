@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, relative } from 'node:path'
 import { describe, expect, inject, it, type ExpectStatic } from 'vitest'
 import {
+  AgentEvalOpsError,
   TRIAL_CASE_META_KEY,
   benchmarkTraceDir,
   trialArtifactsDir,
@@ -32,6 +33,13 @@ import { explainTrial, isHarnessFailure, passRate, trialHeadline, type Gate } fr
 import { baselineGateFor, registerBaselineGate } from './baseline-gate.ts'
 import { carryOver, reuseFor } from './resume.ts'
 import { stageBenchmark, stageTrialRecord } from './staging.ts'
+import {
+  ASSERT_EVALUATOR_ID,
+  runAssertions,
+  withAssertScore,
+  withoutAssertScore,
+  type AssertionRun,
+} from './assertions.ts'
 import { currentRun, providedRun } from './provided-run.ts'
 import type { CompareOptions } from '../src/scorers/index.ts'
 import { ANNOTATE_PROVIDE_KEY } from './vite-plugin.ts'
@@ -150,6 +158,13 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
   if (typeof gate === 'object' && !(gate.minPassRate >= 0 && gate.minPassRate <= 1)) {
     throw new TypeError(`evalBenchmark(${benchmark.id}): gate.minPassRate must be between 0 and 1`)
   }
+  if (options.assert && options.evaluators?.some((e) => e.id === ASSERT_EVALUATOR_ID)) {
+    throw new AgentEvalOpsError(
+      'CONFIG_INVALID',
+      `evalBenchmark(${benchmark.id}): an evaluator has the id "${ASSERT_EVALUATOR_ID}", which the score of the assert callback uses.`,
+      { hint: 'Give that evaluator another id.' },
+    )
+  }
 
   describe(benchmark.id, async () => {
     const [tasks, info] = await Promise.all([benchmark.listTasks(), benchmark.info()])
@@ -216,10 +231,23 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             ? await carryOver(run.stagingDir, reuse, record.result, modelCalls.used)
             : modelCalls.used
           await keepRecordingsUsed(run.stagingDir, info.id, task.id, trial, used, redactor())
-          const handed: TrialRecord = {
+          const engineRecord: TrialRecord = {
             ...record,
             tracePath: relative(run.stagingDir, join(traceRoot, record.tracePath)),
           }
+          // Assertions run before the record is staged, since their verdict is part of it: the bundle, the gate and
+          // Vitest must agree on every trial. A harness failure fails its case before any assertion.
+          let assertions: AssertionRun | undefined
+          if (options.assert && !isHarnessFailure(engineRecord)) {
+            const assert = options.assert
+            // The case's own expect is built on first access, at a cost that shows over thousands of trials.
+            assertions = await runAssertions(
+              () => assert({ task, record: engineRecord, result, events }, context.expect),
+              testCase,
+            )
+          }
+          const base = withoutAssertScore(engineRecord)
+          const handed = assertions ? withAssertScore(base, assertions, redactor()) : base
           // On disk before it is handed over: a run killed from here on still has this trial to recover.
           stageTrialRecord(run.stagingDir, handed)
           // A non-cloneable value here would drop the whole file's results, so only plain JSON crosses over.
@@ -237,9 +265,10 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
           // Under an aggregate gate the case passes whatever the trial did, so it says how the trial went
           // (JUnit properties, GitHub Actions notices, the HTML reporter).
           if (typeof gate === 'object') await context.annotate(trialHeadline(handed), 'agentevalops')
-          // The case's own expect is built on first access, at a cost that shows over thousands of trials.
-          if (options.assert) await options.assert({ task, record: handed, result, events }, context.expect)
-          if (gate === 'each' && !handed.passed)
+          // Vitest reports the assertion's own message, which names the steps at fault; an `expect.soft` failure
+          // has failed the case already.
+          if (assertions?.thrown) throw assertions.thrown.error
+          if (gate === 'each' && !base.passed)
             throw new TrialFailure(`trial did not pass\n${explainTrial(handed)}`)
         })
       }
