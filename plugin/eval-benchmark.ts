@@ -4,6 +4,7 @@ import { describe, expect, inject, it, type ExpectStatic } from 'vitest'
 import {
   AgentEvalOpsError,
   TRIAL_CASE_META_KEY,
+  assertUniqueTaskIds,
   benchmarkTraceDir,
   trialArtifactsDir,
   recordingsStagingDir,
@@ -168,6 +169,8 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
 
   describe(benchmark.id, async () => {
     const [tasks, info] = await Promise.all([benchmark.listTasks(), benchmark.info()])
+    // Before any case registers: two tasks of one id would run as two cases and merge into one trial.
+    assertUniqueTaskIds(tasks, info.id)
     const finished: TrialRecord[] = []
     const baseline = baselineGateFor(options.baseline, options.compare, providedRun())
     // Only when the plugin found a reporter that reads annotations: each costs a round trip to the main process.
