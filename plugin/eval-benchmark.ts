@@ -4,6 +4,8 @@ import { describe, expect, inject, it, type ExpectStatic } from 'vitest'
 import {
   AgentEvalOpsError,
   TRIAL_CASE_META_KEY,
+  TRIAL_ID_META_KEY,
+  type TrialCaseId,
   assertUniqueTaskIds,
   benchmarkTraceDir,
   trialArtifactsDir,
@@ -92,8 +94,13 @@ class TrialFailure extends Error {
   override name = 'TrialFailure'
 }
 
-/** Marks the trial cases, so that a reporter knows how many trials a file holds once it is collected. */
-const TRIAL_CASE = { meta: { [TRIAL_CASE_META_KEY]: true } } as const
+/**
+ * Marks the trial cases and says which trial each is, so that a reporter knows how many trials a file holds once it
+ * is collected, and which ones the bundle must hold.
+ */
+function trialCase(id: TrialCaseId) {
+  return { meta: { [TRIAL_CASE_META_KEY]: true, [TRIAL_ID_META_KEY]: id } } as const
+}
 
 /**
  * What a finished trial tells CI as annotations (type, message), which JUnit writes as properties of its case:
@@ -182,7 +189,8 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
 
     for (const task of tasks) {
       for (let trial = 0; trial < trials; trial++) {
-        it.concurrent(`${task.id} #${trial}`, TRIAL_CASE, async (context) => {
+        const id = { benchmark: info.id, taskId: task.id, trial }
+        it.concurrent(`${task.id} #${trial}`, trialCase(id), async (context) => {
           const { task: testCase, signal } = context
           const run = currentRun()
           const traceRoot = benchmarkTraceDir(run.stagingDir, info.id)
