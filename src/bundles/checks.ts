@@ -26,7 +26,7 @@ export const BUNDLE_CHECKS = {
   'trial-count': "metadata.json's trialCount is the number of trials in scores.json",
   'duplicate-trials': 'no trial appears twice in scores.json',
   'registered-trials':
-    "every trial the run registered as a Vitest case (metadata.json's registeredTrials, when given) is in scores.json, and no other, unless the run was interrupted",
+    "scores.json holds every trial the run registered (metadata.json's registeredTrials), and no other",
   'trace-schema':
     'each line of traces.jsonl is a JSON event of a known kind with a valid payload and (from format 3) a benchmark',
   'trace-order': "each trial's events are contiguous in traces.jsonl",
