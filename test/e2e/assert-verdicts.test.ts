@@ -198,6 +198,13 @@ describe('assert verdicts in the bundle', { timeout: 50_000 }, () => {
     expect(junit).toMatch(
       /<testcase [^>]*name="assert-matcher &gt; paris #0"[\s\S]*?agentevalops\.outcome" value="failed"/,
     )
+    // report.md lists the failed assertion among the trial's findings.
+    const report = await readFile(join(bundle, 'report.md'), 'utf8')
+    const parisRows = report.split('\n').filter((line) => /\|\s*paris\s*\|/.test(line))
+    expect(
+      parisRows.some((line) => /\|\s*assert\s*\|.*FAIL.*assertion: /.test(line)),
+      report,
+    ).toBe(true)
     const validated = await validateWithCli(bundle)
     expect(validated.code, `${validated.stdout}\n${validated.stderr}`).toBe(0)
   })
