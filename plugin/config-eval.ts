@@ -14,6 +14,7 @@ import {
 } from '../src/config/index.ts'
 import {
   AgentEvalOpsError,
+  assertUniqueTaskIds,
   type BenchmarkAdapter,
   type JsonObject,
   type TaskSpec,
@@ -129,6 +130,9 @@ async function plan(config: RunConfig, file: string): Promise<Plan> {
 async function listSelected(adapter: BenchmarkAdapter, config: RunConfig, file: string): Promise<TaskSpec[]> {
   const { filter, tasks: ids } = config.benchmark
   const tasks = await adapter.listTasks(filter)
+  // The whole list, before the shard splits it and before `tasks` picks from it: which of two tasks of one id a
+  // run means is anybody's guess.
+  assertUniqueTaskIds(tasks, adapter.id, `benchmark ${JSON.stringify(adapter.id)} of ${file}`)
   if (ids === undefined) return tasks
   const byId = new Map(tasks.map((t) => [t.id, t]))
   const missing = ids.filter((id) => !byId.has(id))

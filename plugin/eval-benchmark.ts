@@ -2,7 +2,11 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { basename, dirname, join, relative } from 'node:path'
 import { describe, expect, inject, it, type ExpectStatic } from 'vitest'
 import {
+  AgentEvalOpsError,
   TRIAL_CASE_META_KEY,
+  TRIAL_ID_META_KEY,
+  type TrialCaseId,
+  assertUniqueTaskIds,
   benchmarkTraceDir,
   trialArtifactsDir,
   recordingsStagingDir,
@@ -32,6 +36,13 @@ import { explainTrial, isHarnessFailure, passRate, trialHeadline, type Gate } fr
 import { baselineGateFor, registerBaselineGate } from './baseline-gate.ts'
 import { carryOver, reuseFor } from './resume.ts'
 import { stageBenchmark, stageTrialRecord } from './staging.ts'
+import {
+  ASSERT_EVALUATOR_ID,
+  runAssertions,
+  withAssertScore,
+  withoutAssertScore,
+  type AssertionRun,
+} from './assertions.ts'
 import { currentRun, providedRun } from './provided-run.ts'
 import type { CompareOptions } from '../src/scorers/index.ts'
 import { ANNOTATE_PROVIDE_KEY } from './vite-plugin.ts'
@@ -83,8 +94,13 @@ class TrialFailure extends Error {
   override name = 'TrialFailure'
 }
 
-/** Marks the trial cases, so that a reporter knows how many trials a file holds once it is collected. */
-const TRIAL_CASE = { meta: { [TRIAL_CASE_META_KEY]: true } } as const
+/**
+ * Marks the trial cases and says which trial each is, so that a reporter knows how many trials a file holds once it
+ * is collected, and which ones the bundle must hold.
+ */
+function trialCase(id: TrialCaseId) {
+  return { meta: { [TRIAL_CASE_META_KEY]: true, [TRIAL_ID_META_KEY]: id } } as const
+}
 
 /**
  * What a finished trial tells CI as annotations (type, message), which JUnit writes as properties of its case:
@@ -150,9 +166,18 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
   if (typeof gate === 'object' && !(gate.minPassRate >= 0 && gate.minPassRate <= 1)) {
     throw new TypeError(`evalBenchmark(${benchmark.id}): gate.minPassRate must be between 0 and 1`)
   }
+  if (options.assert && options.evaluators?.some((e) => e.id === ASSERT_EVALUATOR_ID)) {
+    throw new AgentEvalOpsError(
+      'CONFIG_INVALID',
+      `evalBenchmark(${benchmark.id}): an evaluator has the id "${ASSERT_EVALUATOR_ID}", which the score of the assert callback uses.`,
+      { hint: 'Give that evaluator another id.' },
+    )
+  }
 
   describe(benchmark.id, async () => {
     const [tasks, info] = await Promise.all([benchmark.listTasks(), benchmark.info()])
+    // Before any case registers: two tasks of one id would run as two cases and merge into one trial.
+    assertUniqueTaskIds(tasks, info.id)
     const finished: TrialRecord[] = []
     const baseline = baselineGateFor(options.baseline, options.compare, providedRun())
     // Only when the plugin found a reporter that reads annotations: each costs a round trip to the main process.
@@ -164,7 +189,8 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
 
     for (const task of tasks) {
       for (let trial = 0; trial < trials; trial++) {
-        it.concurrent(`${task.id} #${trial}`, TRIAL_CASE, async (context) => {
+        const id = { benchmark: info.id, taskId: task.id, trial }
+        it.concurrent(`${task.id} #${trial}`, trialCase(id), async (context) => {
           const { task: testCase, signal } = context
           const run = currentRun()
           const traceRoot = benchmarkTraceDir(run.stagingDir, info.id)
@@ -216,10 +242,23 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             ? await carryOver(run.stagingDir, reuse, record.result, modelCalls.used)
             : modelCalls.used
           await keepRecordingsUsed(run.stagingDir, info.id, task.id, trial, used, redactor())
-          const handed: TrialRecord = {
+          const engineRecord: TrialRecord = {
             ...record,
             tracePath: relative(run.stagingDir, join(traceRoot, record.tracePath)),
           }
+          // Assertions run before the record is staged, since their verdict is part of it: the bundle, the gate and
+          // Vitest must agree on every trial. A harness failure fails its case before any assertion.
+          let assertions: AssertionRun | undefined
+          if (options.assert && !isHarnessFailure(engineRecord)) {
+            const assert = options.assert
+            // The case's own expect is built on first access, at a cost that shows over thousands of trials.
+            assertions = await runAssertions(
+              () => assert({ task, record: engineRecord, result, events }, context.expect),
+              testCase,
+            )
+          }
+          const base = withoutAssertScore(engineRecord)
+          const handed = assertions ? withAssertScore(base, assertions, redactor()) : base
           // On disk before it is handed over: a run killed from here on still has this trial to recover.
           stageTrialRecord(run.stagingDir, handed)
           // A non-cloneable value here would drop the whole file's results, so only plain JSON crosses over.
@@ -237,9 +276,10 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
           // Under an aggregate gate the case passes whatever the trial did, so it says how the trial went
           // (JUnit properties, GitHub Actions notices, the HTML reporter).
           if (typeof gate === 'object') await context.annotate(trialHeadline(handed), 'agentevalops')
-          // The case's own expect is built on first access, at a cost that shows over thousands of trials.
-          if (options.assert) await options.assert({ task, record: handed, result, events }, context.expect)
-          if (gate === 'each' && !handed.passed)
+          // Vitest reports the assertion's own message, which names the steps at fault; an `expect.soft` failure
+          // has failed the case already.
+          if (assertions?.thrown) throw assertions.thrown.error
+          if (gate === 'each' && !base.passed)
             throw new TrialFailure(`trial did not pass\n${explainTrial(handed)}`)
         })
       }

@@ -23,6 +23,7 @@ import {
   type ReferenceCall,
   type TrajectoryOptions,
 } from '../src/evaluators/index.ts'
+import { ASSERTION_STEPS_META_KEY } from './assertions.ts'
 
 /** What the trace matchers accept: the events of one trial, or anything that carries them. */
 export type TraceLike = readonly TraceEvent[] | { events: readonly TraceEvent[] }
@@ -81,6 +82,12 @@ declare module 'vitest' {
 interface Check {
   pass: boolean
   message: string
+  steps: number[]
+}
+
+/** The steps a result cites, where `runAssertions` finds them on the error Vitest throws (see ./assertions.ts). */
+function citing(steps: readonly number[]): { meta: Record<string, number[]> } {
+  return { meta: { [ASSERTION_STEPS_META_KEY]: [...steps] } }
 }
 
 function eventsOf(received: unknown, matcher: string): readonly TraceEvent[] {
@@ -140,7 +147,11 @@ function definedOnly<T extends object>(value: T): Partial<T> {
 
 /** Adapts a trace check to a matcher result; `notMessage` explains a pass when the assertion was negated. */
 function toResult(this: MatcherState, check: Check, notMessage: string) {
-  return { pass: check.pass, message: () => (this.isNot ? notMessage : check.message) }
+  return {
+    pass: check.pass,
+    message: () => (this.isNot ? notMessage : check.message),
+    ...citing(check.steps),
+  }
 }
 
 expect.extend({
@@ -151,7 +162,13 @@ expect.extend({
     if (cycles) checks.push(findCycles(events, definedOnly({ maxCycleLength, minCycleRepeats })))
     const failed = checks.filter((c) => !c.pass)
     const check =
-      failed.length === 0 ? checks[0]! : { pass: false, message: failed.map((c) => c.message).join('; ') }
+      failed.length === 0
+        ? checks[0]!
+        : {
+            pass: false,
+            message: failed.map((c) => c.message).join('; '),
+            steps: [...new Set(failed.flatMap((c) => c.steps))].sort((a, b) => a - b),
+          }
     return toResult.call(this, check, 'expected the trace to contain a tool-call loop, but it has none')
   },
   toHaveNoHallucinatedToolResults(this: MatcherState, received: unknown) {
@@ -203,7 +220,11 @@ expect.extend({
     const cited = out.citations?.length ? ` (cites steps ${out.citations.join(', ')})` : ''
     const want = threshold === undefined ? 'the judge to pass the trial' : `a judge score ≥ ${threshold}`
     const verdict = `judge score ${out.score.toFixed(2)}, ${out.passed ? 'pass' : 'fail'}${cited}: ${out.explanation}`
-    return { pass, message: () => `expected ${this.isNot ? 'not ' : ''}${want}; ${verdict}` }
+    return {
+      pass,
+      message: () => `expected ${this.isNot ? 'not ' : ''}${want}; ${verdict}`,
+      ...citing(out.citations ?? []),
+    }
   },
   toCallTool(this: MatcherState, received: unknown, name: string, args?: Record<string, unknown>) {
     const check = checkCallsTool(eventsOf(received, 'toCallTool'), name, args)

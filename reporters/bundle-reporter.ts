@@ -18,11 +18,13 @@ import {
   newRunId,
   sdkVersion,
   type BenchmarkInfo,
+  type RegisteredTrials,
   type RunnerInfo,
   type RunSummary,
   type SummarySettings,
 } from '../src/core/index.ts'
-import { writeBundle } from '../src/bundles/index.ts'
+import { differenceFromRegistered, nameTrials, writeBundle } from '../src/bundles/index.ts'
+import { registeredTrials } from './registered-trials.ts'
 import { readStagedRun } from '../src/stores/index.ts'
 import { renderMarkdownReport } from '../src/reports/index.ts'
 import {
@@ -202,7 +204,7 @@ export class BundleReporter implements Reporter {
   }
 
   async onTestRunEnd(
-    _modules: readonly TestModule[],
+    modules: readonly TestModule[],
     _errors: readonly unknown[],
     reason: TestRunEndReason,
   ): Promise<void> {
@@ -232,9 +234,11 @@ export class BundleReporter implements Reporter {
       return
     }
     try {
-      const { dir, trials, summary, metadata } = await this.writeRun(run, reason)
+      const registered = registeredTrials(modules, this.options.project)
+      const { dir, trials, summary, metadata } = await this.writeRun(run, reason, registered)
       await removeStaging(run.stagingDir)
       const shown = relative(process.cwd(), dir) || dir
+      this.warnAboutUnbundled(metadata, trials, shown)
       vitest.logger.log(consoleSummary(trials, summary, shown))
       const problem = await appendGithubStepSummary(
         process.env,
@@ -254,6 +258,7 @@ export class BundleReporter implements Reporter {
   private async writeRun(
     run: OpenRun,
     reason: TestRunEndReason,
+    registered: RegisteredTrials[],
   ): Promise<{ dir: string; trials: TrialRecord[]; summary: RunSummary; metadata: RunMetadata }> {
     const vitest = this.requireVitest()
     const trials = sortRecords([...run.records.values()])
@@ -299,6 +304,8 @@ export class BundleReporter implements Reporter {
       vitestProject: this.options.project,
       testNamePattern,
       trialCount: trials.length,
+      // Only where trial cases were seen: records reach the reporter from them, so none means nothing to check.
+      ...(registered.length > 0 ? { registeredTrials: registered } : {}),
       resumedFrom: run.resume.map((r) => r.runId),
     }
     // Half a run measured against a whole one would read as a regression: an interrupted run is not compared.
@@ -328,6 +335,20 @@ export class BundleReporter implements Reporter {
     const exportWarning = await derived.exportSpans()
     if (exportWarning !== null) vitest.logger.warn(`agentevalops: ${exportWarning}`)
     return { dir, trials, summary, metadata }
+  }
+
+  /**
+   * A registered trial whose record never arrived (its case crashed first, its record was invalid) is said here, as
+   * validate-bundle says it: the bundle is written all the same, with every trial that did arrive.
+   */
+  private warnAboutUnbundled(metadata: RunMetadata, trials: readonly TrialRecord[], shown: string): void {
+    if (!metadata.registeredTrials || metadata.status === 'interrupted') return
+    const { missing } = differenceFromRegistered(metadata.registeredTrials, trials)
+    if (missing.length === 0) return
+    this.requireVitest().logger.error(
+      `agentevalops: ${missing.length} trial(s) the run registered are not in bundle ${shown}: ${nameTrials(missing)}. ` +
+        'Their cases ended without a trial record: see their errors above.',
+    )
   }
 
   /** Staging folders of runs that died without a bundle: their finished trials are one command away. */

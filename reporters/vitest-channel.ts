@@ -1,4 +1,10 @@
-import type { BaselineComparison, PROVIDE_KEY, ProvidedRun, TrialRecord } from '../src/core/index.ts'
+import type {
+  BaselineComparison,
+  PROVIDE_KEY,
+  ProvidedRun,
+  TrialCaseId,
+  TrialRecord,
+} from '../src/core/index.ts'
 
 // Types of the values that cross between the reporter and eval workers (see src/core/channel.ts).
 declare module 'vitest' {
@@ -9,5 +15,6 @@ declare module 'vitest' {
     agentevalops?: TrialRecord
     agentevalopsComparison?: BaselineComparison
     agentevalopsTrialCase?: true
+    agentevalopsTrial?: TrialCaseId
   }
 }

@@ -25,6 +25,8 @@ export const BUNDLE_CHECKS = {
   'run-ids': 'manifest, metadata, scores and every trace event name the same run',
   'trial-count': "metadata.json's trialCount is the number of trials in scores.json",
   'duplicate-trials': 'no trial appears twice in scores.json',
+  'registered-trials':
+    "scores.json holds every trial the run registered (metadata.json's registeredTrials), and no other",
   'trace-schema':
     'each line of traces.jsonl is a JSON event of a known kind with a valid payload and (from format 3) a benchmark',
   'trace-order': "each trial's events are contiguous in traces.jsonl",

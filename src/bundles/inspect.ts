@@ -28,6 +28,7 @@ import {
 import { checkAgainstManifest } from './manifest-checks.ts'
 import { listBundleFiles } from './manifest.ts'
 import { checkRecords } from './record-checks.ts'
+import { checkRegisteredTrials } from './registered-checks.ts'
 import { checkSchema, parseJsonText, type Schema } from './untrusted-json.ts'
 
 /** Everything one pass over a bundle learns: the problems, and whatever parsed. */
@@ -153,6 +154,7 @@ export async function inspectBundle(dir: string, options: InspectOptions = {}): 
   if (result.manifest) checkAgainstManifest(result.manifest, files, missing, findings)
   checkRunIds(result, findings)
   checkRecords(result.metadata, result.scores, findings)
+  checkRegisteredTrials(result.metadata, result.scores, findings)
   return done()
 }
 

@@ -16,6 +16,17 @@ export const COMPARISON_META_KEY = 'agentevalopsComparison'
  * when a file is collected, before any trial has run.
  */
 export const TRIAL_CASE_META_KEY = 'agentevalopsTrialCase'
+/**
+ * Static meta of each trial case beside TRIAL_CASE_META_KEY: which trial it is (a TrialCaseId), so the bundle can
+ * say which trials the run registered, and a trial that never reached it is named.
+ */
+export const TRIAL_ID_META_KEY = 'agentevalopsTrial'
+export const TrialCaseId = z.object({
+  benchmark: z.string().min(1),
+  taskId: z.string().min(1),
+  trial: z.number().int().nonnegative(),
+})
+export type TrialCaseId = z.infer<typeof TrialCaseId>
 
 export const ProvidedRun = z.object({
   runId: z.string().min(1),

@@ -358,6 +358,14 @@ export const TrialRecord = z.object({
 })
 export type TrialRecord = z.infer<typeof TrialRecord>
 
+/** The trial numbers a run registered of one task of one benchmark. */
+export const RegisteredTrials = z.object({
+  benchmark: z.string().min(1),
+  taskId: z.string().min(1),
+  trials: z.array(count).min(1),
+})
+export type RegisteredTrials = z.infer<typeof RegisteredTrials>
+
 export const RunStatus = z.enum(['complete', 'interrupted', 'partial-shard'])
 export type RunStatus = z.infer<typeof RunStatus>
 
@@ -385,6 +393,12 @@ export const RunMetadata = z.object({
   vitestProject: z.string(),
   testNamePattern: z.string().nullable(),
   trialCount: count,
+  /**
+   * The trials the run registered as Vitest cases (not those left out by `-t` or `.skip`), by benchmark and task:
+   * validate-bundle checks that a complete bundle holds each of them and no other. Bundles written before it was
+   * kept have none.
+   */
+  registeredTrials: z.array(RegisteredTrials).optional(),
   /** Run ids of the bundles this run resumed (`--resume`): its reused trials say which one each came from. */
   resumedFrom: z.array(z.string()).default([]),
 })

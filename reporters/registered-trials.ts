@@ -1,0 +1,30 @@
+import type { TestModule } from 'vitest/node'
+import { TRIAL_ID_META_KEY, TrialCaseId, type RegisteredTrials } from '../src/core/index.ts'
+
+/**
+ * The trials the run's eval cases registered (the trial cases of `project` that were to run: not those left out by
+ * `-t` or `.skip`), by benchmark and task, sorted as the bundle sorts its trials.
+ */
+export function registeredTrials(modules: readonly TestModule[], project: string): RegisteredTrials[] {
+  const byTask = new Map<string, RegisteredTrials>()
+  for (const module of modules) {
+    if (module.project.name !== project) continue
+    for (const test of module.children.allTests()) {
+      const { mode } = test.options
+      if (mode === 'skip' || mode === 'todo') continue
+      const id = TrialCaseId.safeParse(test.meta()[TRIAL_ID_META_KEY])
+      if (!id.success) continue
+      const key = `${id.data.benchmark}\u0000${id.data.taskId}`
+      const entry = byTask.get(key)
+      if (entry) entry.trials.push(id.data.trial)
+      else byTask.set(key, { benchmark: id.data.benchmark, taskId: id.data.taskId, trials: [id.data.trial] })
+    }
+  }
+  return [...byTask.values()]
+    .map((e) => ({ ...e, trials: [...new Set(e.trials)].sort((a, b) => a - b) }))
+    .sort((a, b) => cmp(a.benchmark, b.benchmark) || cmp(a.taskId, b.taskId))
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
+}
