@@ -3,6 +3,7 @@ import { basename, dirname, join, relative } from 'node:path'
 import { describe, expect, inject, it, type ExpectStatic } from 'vitest'
 import {
   TRIAL_CASE_META_KEY,
+  assertTaskSpecs,
   benchmarkTraceDir,
   trialArtifactsDir,
   recordingsStagingDir,
@@ -153,6 +154,8 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
 
   describe(benchmark.id, async () => {
     const [tasks, info] = await Promise.all([benchmark.listTasks(), benchmark.info()])
+    // Once, before any case is registered: a task that is not plain JSON would fail far from its definition.
+    assertTaskSpecs(benchmark.id, tasks)
     const finished: TrialRecord[] = []
     const baseline = baselineGateFor(options.baseline, options.compare, providedRun())
     // Only when the plugin found a reporter that reads annotations: each costs a round trip to the main process.
