@@ -130,6 +130,8 @@ describe('what a runner or an evaluator threw is in the bundle', { timeout: 90_0
     expect(score.thrown!.message).toContain("reading 'score'")
     const evaluatorStack = expectUserStack(score.thrown, 'readScore')
     expect(evaluatorStack[1]).toMatch(/^Object\.evaluate \(evals\/crashes\.eval\.ts:\d+:\d+\)$/)
+    // The failure message of its Vitest case names the type too, with the frame it came from.
+    expect(result.output).toContain(`[TypeError at ${evaluatorStack[0]}]`)
     const scoreEvent = eventsOf(events, 'judge-crash').find((e) => e.kind === 'evaluator.score')
     expect(scoreEvent?.payload.thrown).toEqual(score.thrown)
 
