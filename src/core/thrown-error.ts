@@ -14,15 +14,26 @@ import type { ThrownError } from './schemas.ts'
 /** More than this many user frames is noise: the top of the stack is where the crash is. */
 export const MAX_STACK_FRAMES = 20
 
+/**
+ * A message longer than this is cut: the record rides Vitest's task meta and must stay small. The whole message is
+ * the result's (or the score's) `error`.
+ */
+export const MAX_THROWN_MESSAGE = 4000
+
 /** The folders of this package that hold its code, as shipped (dist, bin) and as developed (src, plugin, reporters). */
 const OWN_CODE_FOLDERS = ['src', 'dist', 'plugin', 'reporters', 'bin']
 
 export function describeThrown(error: unknown, redactor?: Redactor): ThrownError {
   const redact = (text: string): string => (redactor ? redactor.string(text) : text)
+  const message = (text: string): string => {
+    const redacted = redact(text)
+    if (redacted.length <= MAX_THROWN_MESSAGE) return redacted
+    return `${redacted.slice(0, MAX_THROWN_MESSAGE)}… [${redacted.length - MAX_THROWN_MESSAGE} more characters]`
+  }
   if (!(error instanceof Error)) {
     return {
       type: error === null ? 'null' : typeof error,
-      message: redact(typeof error === 'string' ? error : safeString(error)),
+      message: message(typeof error === 'string' ? error : safeString(error)),
       stack: [],
     }
   }
@@ -30,7 +41,7 @@ export function describeThrown(error: unknown, redactor?: Redactor): ThrownError
   return {
     type: typeOf(error),
     ...(typeof code === 'string' || typeof code === 'number' ? { code: String(code) } : {}),
-    message: redact(error.message),
+    message: message(error.message),
     stack: userFrames(typeof error.stack === 'string' ? error.stack : '').map(redact),
   }
 }

@@ -1,7 +1,13 @@
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { createRedactor, describeThrown, MAX_STACK_FRAMES, userFrames } from '../../src/core/index.ts'
+import {
+  createRedactor,
+  describeThrown,
+  MAX_STACK_FRAMES,
+  MAX_THROWN_MESSAGE,
+  userFrames,
+} from '../../src/core/index.ts'
 
 /** This package's folder, as the trimming finds it. */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')
@@ -66,6 +72,8 @@ describe('describeThrown', () => {
     expect(describeThrown('plain text')).toEqual({ type: 'string', message: 'plain text', stack: [] })
     expect(describeThrown({ reason: 'x' })).toEqual({ type: 'object', message: '{"reason":"x"}', stack: [] })
     expect(describeThrown(null)).toEqual({ type: 'null', message: 'null', stack: [] })
+    const long = describeThrown(new Error('x'.repeat(MAX_THROWN_MESSAGE + 10))).message
+    expect(long).toBe(`${'x'.repeat(MAX_THROWN_MESSAGE)}… [10 more characters]`)
   })
 
   it('keeps the frame of the code that threw in a real stack, and none of the runner beneath it', () => {
