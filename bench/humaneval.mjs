@@ -18,8 +18,7 @@ import { median, takeBundle, timedRun } from './shared.mjs'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const rounds = Number(process.env.AGENTEVALOPS_BENCH_ROUNDS ?? 3)
 const dataset =
-  process.env.AGENTEVALOPS_HUMANEVAL_PATH ??
-  join(root, '..', 'shared', 'datasets', 'humaneval', 'HumanEval.jsonl.gz')
+  process.env.AGENTEVALOPS_HUMANEVAL_PATH ?? join(root, 'datasets', 'humaneval', 'HumanEval.jsonl.gz')
 const vitestBin = join(root, 'node_modules', 'vitest', 'vitest.mjs')
 const work = join(root, 'bench', '.work')
 const runsDir = join(work, 'humaneval-runs')

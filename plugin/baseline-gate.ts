@@ -26,7 +26,7 @@ export function baselineGateFor(
 
 /**
  * A last, sequential case that compares the benchmark's finished trials with the baseline bundle and fails on
- * NO_GO, naming the regressed tasks; a baseline that is missing or of another benchmark fails it with the reason.
+ * NO_GO (which `failOnBroken` extends to any broken task), naming the broken and regressed tasks; a baseline that is missing or of another benchmark fails it with the reason.
  * The comparison goes to the reporter in the case's meta.
  */
 export function registerBaselineGate(
@@ -50,9 +50,15 @@ export function registerBaselineGate(
     if (comparison.verdict === 'NO_GO') {
       const failing = [comparison.overall, ...comparison.evaluators].filter((m) => m.verdict === 'NO_GO')
       const lines = failing.map((m) => `  ${m.evaluatorId ?? 'pass rate'}: ${m.reason}`)
+      const { broken } = comparison
+      if (comparison.settings.failOnBroken && broken.length > 0)
+        lines.push(`  ${broken.length} broken (failOnBroken): always passed in the baseline, never pass now`)
       const regressed = comparison.overall.regressions.map((r) => r.taskId)
       throw new Error(
         `NO_GO against baseline ${comparison.baseline.runId} (${baselineDir})\n${lines.join('\n')}` +
+          (broken.length > 0
+            ? `\n  broken tasks: ${broken.map((b) => `${b.taskId} (${b.baselineTrials}/${b.baselineTrials} → 0/${b.candidateTrials})`).join(', ')}`
+            : '') +
           (regressed.length > 0 ? `\n  regressed tasks: ${regressed.join(', ')}` : ''),
       )
     }

@@ -96,7 +96,7 @@ export function registerBuiltinAdapters(registry: Registry): Registry {
     'benchmark',
     'humaneval',
     withOptions('benchmark', 'humaneval', HumanEvalOptions, (o, ctx) =>
-      humanEvalBenchmark({ ...o, path: besideConfig(o.path, ctx) }),
+      humanEvalBenchmark(o.path === undefined ? o : { ...o, path: besideConfig(o.path, ctx) }),
     ),
   )
   registry.register(

@@ -85,6 +85,8 @@ for (const p of plans) {
       limits: p.config.agent.resourceLimits,
       trials: provided.trials ?? p.config.trials,
       gate: p.config.gate,
+      // Settings only: the baseline itself is the run's (--baseline), so every config of it compares alike.
+      ...(p.config.compare === undefined ? {} : { compare: p.config.compare }),
       // Beside the config, as recordings of an eval file are beside it.
       recordingsDir: join(dirname(p.file), '__recordings__', basename(p.file)),
     })

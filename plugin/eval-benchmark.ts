@@ -134,7 +134,7 @@ export interface EvalBenchmarkOptions {
    * folder): a last gate case fails on NO_GO. Overrides the run-level `--baseline`. See docs/statistics.md.
    */
   baseline?: string
-  /** Settings of the baseline comparison (alpha, maxDrop, minPairs, force). */
+  /** Settings of the baseline comparison (alpha, maxDrop, minPairs, failOnBroken, force). */
   compare?: CompareOptions
 }
 

@@ -46,7 +46,7 @@ export type JudgeMatcherOptions = Omit<LlmJudgeOptions, 'rubric'> & {
  */
 /** Repeats of one call, and cycles of calls that learn nothing new (see findLoops and findCycles). */
 export interface LoopMatcherOptions {
-  /** Identical calls that make a loop (default 3). */
+  /** Identical calls with the same outcome (result, error or none) that make a loop (default 3). */
   minRepeats?: number
   /** Only count repeats within this many consecutive tool calls. */
   window?: number

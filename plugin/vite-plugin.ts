@@ -30,7 +30,7 @@ export interface AgentEvalOpsOptions {
    * runsDir): each benchmark gets a gate case that fails on NO_GO. AGENTEVALOPS_BASELINE overrides.
    */
   baseline?: string
-  /** Settings of the baseline comparison (alpha, maxDrop, minPairs, force). */
+  /** Settings of the baseline comparison (alpha, maxDrop, minPairs, failOnBroken, force). */
   compare?: CompareOptions
   /**
    * Earlier bundle(s) whose finished trials are taken over instead of run again; AGENTEVALOPS_RESUME overrides
@@ -262,6 +262,11 @@ export function agentEvalOps(options: AgentEvalOpsOptions = {}): Plugin {
           replay: set.replay,
           shard: set.provided.shard ?? undefined,
           ...comparing,
+          // The run-level comparison in scores.json follows the configs' `compare` settings, as their gates do.
+          baseline: comparing.baseline && {
+            spec: comparing.baseline.spec,
+            options: { ...comparing.baseline.options, ...set.compare },
+          },
         }),
       )
       addCiOutput()
@@ -287,6 +292,8 @@ export interface ConfigSet {
   replay: ConfigReplay
   /** Lines about adapter packages that could not be loaded. */
   warnings: string[]
+  /** The configs' `compare` settings merged (later configs win): how the run's baseline is compared with. */
+  compare: CompareOptions
 }
 
 /** The config files named by AGENTEVALOPS_CONFIG, in order. */
@@ -427,6 +434,7 @@ export async function loadConfigSet(
       envRefs: config.envRefNames(loaded.map((c) => c.config) as unknown as JsonValue),
     },
     warnings: discovery.warnings,
+    compare: Object.assign({}, ...loaded.map(({ config: c }) => c.compare ?? {})) as CompareOptions,
   }
 }
 

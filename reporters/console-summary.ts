@@ -1,6 +1,7 @@
 import type { RunSummary, ScoredTrial, TaskSummary } from '../src/core/index.ts'
 import { confidenceLabel, fraction, percent, percentInterval, plural } from '../src/reports/format.ts'
 import {
+  brokenText,
   comparisonReason,
   hasRepeatedTrials,
   taskKeyOf,
@@ -132,6 +133,11 @@ function closing(summary: RunSummary): string[] {
   }
   if (summary.comparison) {
     const { comparison } = summary
+    // The verdict stays the last line before the closing one; the broken tasks it may rest on come just before.
+    if (comparison.broken.length > 0)
+      lines.push(
+        `agentevalops: ${plural(comparison.broken.length, 'broken task')} (always passed in the baseline, never pass now): ${brokenText(comparison.broken, MAX_NAMES)}`,
+      )
     lines.push(
       `agentevalops: vs baseline ${comparison.baseline.runId}: ${comparison.verdict} — ${comparisonReason(comparison)}`,
     )

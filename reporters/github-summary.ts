@@ -18,7 +18,7 @@ import {
   usd,
 } from '../src/reports/format.ts'
 import { inertText, markdownTable } from '../src/reports/markdown-table.ts'
-import { comparisonReason, taskKeyOf, tasksWithCounts } from '../src/reports/summary-text.ts'
+import { brokenText, comparisonReason, taskKeyOf, tasksWithCounts } from '../src/reports/summary-text.ts'
 
 /** More names than this and a job summary stops being read; report.md and scores.json have them all. */
 const MAX_REGRESSIONS = 30
@@ -110,6 +110,13 @@ function comparisonText(comparison: BaselineComparison): string {
     inertText(comparisonReason(comparison)),
     '',
   ]
+  if (comparison.broken.length > 0) {
+    lines.push(
+      `**Broken tasks** (${comparison.broken.length}; always passed in the baseline, never pass now): ` +
+        inertText(brokenText(comparison.broken, MAX_REGRESSIONS)),
+      '',
+    )
+  }
   const regressions = comparison.overall.regressions
   if (regressions.length === 0) {
     lines.push('No paired task got worse.')

@@ -155,8 +155,12 @@ export async function researchAssistant(
   const memory: Memory = { question: prompt, found: new Map(), result: undefined, transcript: [] }
 
   for (let turn = 0; turn < MAX_TURNS; turn++) {
-    // The wrapping form: the call is timed and recorded with its tokens (and priced) once it returns.
-    const reply = await ctx.modelCall({ model: MODEL }, async () => {
+    // The wrapping form: the call is timed and recorded with its tokens (and priced) once it returns. The request
+    // is what the model is sent: it keys the call, so AGENTEVALOPS_RECORD records it and replays it.
+    const request = {
+      messages: [{ role: 'user', content: [memory.question, ...memory.transcript].join('\n') }],
+    }
+    const reply = await ctx.modelCall({ model: MODEL, request }, async () => {
       const r = decide(memory)
       return {
         result: r,

@@ -29,7 +29,7 @@ export async function findBaseline(
   for (const name of names) {
     if (name.startsWith('.') || name === options.excludeRunId) continue
     const dir = join(runsDir, name)
-    const metadata = await readMetadata(dir)
+    const metadata = await readSealedMetadata(dir)
     if (!metadata || metadata.status !== 'complete') continue
     const ids = new Set(metadata.benchmarks.map((b) => b.id))
     if (!options.benchmarkIds.every((id) => ids.has(id))) continue
@@ -50,7 +50,7 @@ export async function findBaseline(
 }
 
 /** A sealed bundle's metadata, or undefined for anything else (a staging folder, a damaged or foreign folder). */
-async function readMetadata(dir: string): Promise<RunMetadata | undefined> {
+export async function readSealedMetadata(dir: string): Promise<RunMetadata | undefined> {
   try {
     await readFile(join(dir, MANIFEST_FILE))
     const parsed = RunMetadata.safeParse(JSON.parse(await readFile(join(dir, METADATA_FILE), 'utf8')))

@@ -25,3 +25,5 @@ export {
   type RunSide,
 } from './compare-runs.ts'
 export { findBaseline, LATEST_BASELINE, type FindBaselineOptions } from './find-baseline.ts'
+export { listRunFolders, planPrune, type KeepReason, type PrunePlan, type RunFolder } from './prune-plan.ts'
+export { findBundleReferences, type BundleReferenceOptions } from './baseline-references.ts'

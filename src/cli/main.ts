@@ -4,6 +4,7 @@ import { compareCommand } from './commands/compare.ts'
 import { recoverCommand } from './commands/recover.ts'
 import { doctorCommand } from './commands/doctor.ts'
 import { initCommand } from './commands/init.ts'
+import { pruneCommand } from './commands/prune.ts'
 import { reportCommand } from './commands/report.ts'
 import { runCommand } from './commands/run.ts'
 import { replayCommand } from './commands/replay.ts'
@@ -19,6 +20,7 @@ export const COMMANDS: readonly Command[] = [
   compareCommand,
   recoverCommand,
   replayCommand,
+  pruneCommand,
   initCommand,
   doctorCommand,
   versionCommand,

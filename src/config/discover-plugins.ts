@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { z } from 'zod'
-import { AgentEvalOpsError, errorMessage, sdkVersion } from '../core/index.ts'
+import { AgentEvalOpsError, docPath, errorMessage, sdkVersion } from '../core/index.ts'
 import { ADAPTER_KINDS, type AdapterFactories, type AdapterKind } from './catalog.ts'
 import type { Registry } from './registry.ts'
 
@@ -194,7 +194,7 @@ async function loadPlugin(
     const issue = field.error.issues[0]
     const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''
     throw new PluginProblem(
-      `the "${PLUGIN_FIELD}" field of its package.json is invalid (${where}${issue?.message ?? 'invalid'}); it must be { "adapters": "./path/to/adapters.js" } — see docs/adapter-plugins.md. None of its adapters were loaded.`,
+      `the "${PLUGIN_FIELD}" field of its package.json is invalid (${where}${issue?.message ?? 'invalid'}); it must be { "adapters": "./path/to/adapters.js" } — see ${docPath('adapter-plugins.md')}. None of its adapters were loaded.`,
     )
   }
 

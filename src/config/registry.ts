@@ -1,6 +1,7 @@
 import type { z } from 'zod'
 import {
   AgentEvalOpsError,
+  docPath,
   EVALUATOR_KINDS,
   errorMessage,
   isAgentEvalOpsError,
@@ -273,7 +274,7 @@ export class Registry implements AdapterCatalog {
       )
     else if (failed.length === 0) parts.push('No adapter packages are loaded.')
     parts.push(
-      'A third-party adapter comes from a dependency whose package.json has an "agentevalops": { "adapters": … } field (see docs/adapter-plugins.md).',
+      `A third-party adapter comes from a dependency whose package.json has an "agentevalops": { "adapters": … } field (see ${docPath('adapter-plugins.md')}).`,
     )
     return parts.join(' ')
   }

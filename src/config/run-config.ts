@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { JsonValue, type JsonObject, type ResourceLimits } from '../core/index.ts'
+import type { CompareOptions } from '../scorers/index.ts'
 import { ENV_REF_SOURCE } from './env-refs.ts'
 
 /**
@@ -187,6 +188,39 @@ const Storage = strictMapping('storage', 'a mapping { runs_dir }', {
   })().default('runs'),
 }).transform((s) => ({ runsDir: s.runs_dir }))
 
+const fraction = (what: string) => {
+  const e = expecting(what)
+  return z.number(e).min(0, e).max(1, e)
+}
+
+const flag = (() => {
+  const e = expecting('true or false')
+  return z.boolean(e)
+})()
+
+/**
+ * How a baseline given to the run (`--baseline`, AGENTEVALOPS_BASELINE) is compared with (docs/statistics.md);
+ * checked in full where the comparison is made.
+ */
+const Compare = strictMapping('compare', 'a mapping of fail_on_broken, max_drop, alpha, min_pairs, force', {
+  fail_on_broken: flag.optional(),
+  max_drop: fraction('a drop of a pass rate between 0 and 1').optional(),
+  alpha: (() => {
+    const e = expecting('a significance level above 0 and below 1, e.g. 0.05')
+    return z.number(e).gt(0, e).lt(1, e)
+  })().optional(),
+  min_pairs: positiveInt.optional(),
+  force: flag.optional(),
+}).transform((c): CompareOptions => {
+  const options: CompareOptions = {}
+  if (c.fail_on_broken !== undefined) options.failOnBroken = c.fail_on_broken
+  if (c.max_drop !== undefined) options.maxDrop = c.max_drop
+  if (c.alpha !== undefined) options.alpha = c.alpha
+  if (c.min_pairs !== undefined) options.minPairs = c.min_pairs
+  if (c.force !== undefined) options.force = c.force
+  return options
+})
+
 /** The RunConfig schema: snake_case YAML in, camelCase out. */
 export const RunConfig = strictMapping('', 'a mapping with at least name, benchmark and agent', {
   name,
@@ -201,6 +235,7 @@ export const RunConfig = strictMapping('', 'a mapping with at least name, benchm
   concurrency: positiveInt.default(10),
   gate: Gate.default('each'),
   storage: Storage.default({ runsDir: 'runs' }),
+  compare: Compare.optional(),
 }).transform(({ name, run_id, ...rest }) => ({
   name,
   ...(run_id === undefined ? {} : { runId: run_id }),

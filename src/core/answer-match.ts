@@ -6,7 +6,7 @@
 import { canonicalJson } from './checksum.ts'
 import { AgentEvalOpsError } from './errors.ts'
 import type { JsonValue } from './json.ts'
-import type { TraceEvent } from './schemas.ts'
+import type { AnswerMatch, TraceEvent } from './schemas.ts'
 
 /** What a comparison decides, and why in a few words. */
 export interface Comparison {
@@ -171,4 +171,80 @@ export function compareNumber(answer: string, expected: number, t: NumericTolera
       ? `answer ${found.text} is within ${within} of ${expected}`
       : `expected ${expected} (${within}), got ${found.text} (off by ${diff})`,
   }
+}
+
+/** Compares an answer with a declared match: the one code path of a dataset grader and of matchesExpected(). */
+export function compareAnswer(answer: string, match: AnswerMatch): Comparison {
+  switch (match.type) {
+    case 'exact':
+      return compareExact(answer, match.value, match)
+    case 'contains':
+      return compareContains(answer, match.value, match)
+    case 'regex':
+      return compareRegex(answer, compileRegex(match.pattern, match.flags))
+    case 'numeric':
+      return compareNumber(answer, match.value, match)
+    case 'json':
+      return compareJson(answer, match.value)
+  }
+}
+
+/** A match in a few words for messages: `contains (case-insensitive)`, `exact (trimmed, case-sensitive)`. */
+export function describeMatch(match: AnswerMatch): string {
+  const cased = (m: { caseInsensitive: boolean }) =>
+    m.caseInsensitive ? 'case-insensitive' : 'case-sensitive'
+  switch (match.type) {
+    case 'exact':
+      return `exact (${match.trim ? 'trimmed' : 'untrimmed'}, ${cased(match)})`
+    case 'contains':
+      return `contains (${cased(match)})`
+    case 'regex':
+      return `regex /${match.pattern}/${match.flags}`
+    case 'numeric':
+      return `numeric (±${match.tolerance}${match.relativeTolerance === undefined ? '' : ` or ±${match.relativeTolerance * 100}%`})`
+    case 'json':
+      return 'json'
+  }
+}
+
+/**
+ * The shapes `task.expected` may take: a plain string is an exact answer, a plain number a numeric one;
+ * `{ contains }`, `{ regex, flags? }`, `{ json }`, `{ number, tolerance?, relativeTolerance? }` and
+ * `{ jsonSchema }` say how else to match. One parser, so every evaluator and the dataset benchmark's default
+ * grading read a task the same way.
+ */
+export type Expectation =
+  | { kind: 'exact'; value: string }
+  | { kind: 'contains'; value: string }
+  | { kind: 'regex'; pattern: string; flags: string }
+  | { kind: 'json'; value: JsonValue }
+  | { kind: 'number'; expected: number; tolerance?: number; relativeTolerance?: number }
+  | { kind: 'json_schema'; schema: { [key: string]: JsonValue } }
+
+function isJsonObject(v: JsonValue | undefined): v is { [key: string]: JsonValue } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
+/** Returns undefined when the shape is not one we know, so callers can fall back or fail with their own words. */
+export function parseExpected(expected: JsonValue | undefined): Expectation | undefined {
+  if (typeof expected === 'string') return { kind: 'exact', value: expected }
+  if (typeof expected === 'number') return { kind: 'number', expected }
+  if (!isJsonObject(expected)) return undefined
+  if (typeof expected.contains === 'string') return { kind: 'contains', value: expected.contains }
+  if (typeof expected.regex === 'string') {
+    const flags = typeof expected.flags === 'string' ? expected.flags : ''
+    return { kind: 'regex', pattern: expected.regex, flags }
+  }
+  if ('json' in expected) return { kind: 'json', value: expected.json ?? null }
+  if (typeof expected.number === 'number') {
+    const { tolerance, relativeTolerance } = expected
+    return {
+      kind: 'number',
+      expected: expected.number,
+      ...(typeof tolerance === 'number' ? { tolerance } : {}),
+      ...(typeof relativeTolerance === 'number' ? { relativeTolerance } : {}),
+    }
+  }
+  if (isJsonObject(expected.jsonSchema)) return { kind: 'json_schema', schema: expected.jsonSchema }
+  return undefined
 }

@@ -57,6 +57,19 @@ export interface ModelCallGate {
     request: JsonObject,
     call: () => Promise<ModelExchange>,
   ): Promise<ModelExchange & { replayed: boolean }>
+  /**
+   * What a model call that cannot pass through `exchange` (a caller that has no request to key it by) may do
+   * under this gate; absent, it is simply made. Set when recordings are on, so such a call is never silently
+   * left out of them.
+   */
+  readonly unkeyed?: UnkeyedCalls
+}
+
+export interface UnkeyedCalls {
+  /** `warn`: made, with a warning in the trial's record; `refuse`: an error (RECORDING_UNKEYED) instead. */
+  action: 'warn' | 'refuse'
+  /** Why, for the message: e.g. `AGENTEVALOPS_RECORD=record records every model call`. */
+  because: string
 }
 
 /** What a trial has used so far, as the engine counts it from the emitted events. */
@@ -173,6 +186,8 @@ export interface EvaluatorContext {
   emit<K extends 'evaluator.model_call'>(kind: K, payload: TracePayload<K>, usage?: EmitUsage): number
   /** The trial's model-call gate: a judge's calls are recorded and replayed with the agent's. */
   readonly modelCalls?: ModelCallGate
+  /** A line in the trial's warnings (kept in its record) that does not fail it. */
+  warn?(message: string): void
 }
 
 /**

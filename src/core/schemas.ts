@@ -40,12 +40,39 @@ export const TaskMetadata = z
   .catchall(JsonValue)
 export type TaskMetadata = z.infer<typeof TaskMetadata>
 
+/**
+ * How a task's answer is to be matched with what was expected, with the expected value already bound, as its
+ * benchmark declares it (a dataset task's grader). matchesExpected() follows it, so the benchmark's grade and the
+ * evaluator judge a task's `expected` the same way (see core/answer-match.ts, compareAnswer).
+ */
+export const AnswerMatch = z.discriminatedUnion('type', [
+  z.strictObject({
+    type: z.literal('exact'),
+    value: z.string(),
+    trim: z.boolean(),
+    caseInsensitive: z.boolean(),
+  }),
+  z.strictObject({ type: z.literal('contains'), value: z.string().min(1), caseInsensitive: z.boolean() }),
+  z.strictObject({ type: z.literal('regex'), pattern: z.string(), flags: z.string() }),
+  z.strictObject({
+    type: z.literal('numeric'),
+    value: z.number().finite(),
+    tolerance: nonNegative,
+    relativeTolerance: nonNegative.optional(),
+  }),
+  z.strictObject({ type: z.literal('json'), value: JsonValue }),
+])
+export type AnswerMatch = z.infer<typeof AnswerMatch>
+export type AnswerMatchType = AnswerMatch['type']
+
 export const TaskSpec = z.object({
   id: z.string().min(1),
   benchmark: z.string().min(1),
   prompt: z.string(),
   input: JsonValue.optional(),
   expected: JsonValue.optional(),
+  /** How `expected` is matched, when the benchmark declares it (absent: by the shape of `expected`). */
+  match: AnswerMatch.optional(),
   tools: z.array(ToolSpec).optional(),
   metadata: TaskMetadata.default({}),
   /** sha256 of the task's content (see core/checksum.ts): changes when the task changes. */

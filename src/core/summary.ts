@@ -40,7 +40,10 @@ export const Estimate = z.object({
   mean: z.number().nullable(),
   /** Standard error, ddof = 1. */
   se: z.number().nullable(),
-  /** Student t interval with tasks − 1 degrees of freedom, clipped to [0, 1] (scores and rates cannot leave it). */
+  /**
+   * Wilson score interval when every task's value is 0 or 1; otherwise the Student t interval with tasks − 1
+   * degrees of freedom, clipped to [0, 1] (scores and rates cannot leave it).
+   */
   ci: Interval.nullable(),
   /** Cluster-robust standard error over `settings.clusterBy`; null when there are fewer than two clusters. */
   clusteredSe: z.number().nullable(),
@@ -197,6 +200,12 @@ export const MetricComparison = z.object({
   pValue: z.number(),
   /** Smallest true change this many pairs would detect (α, 80 % power); null with fewer than 2 pairs. */
   minimumDetectableEffect: z.number().nullable(),
+  /**
+   * Exact one-sided Clopper–Pearson upper bound, at 1 − α, of the share of paired tasks that regress (got worse):
+   * what the pairs cannot rule out however few regressions they show. null with no pairs (and in bundles written
+   * before it existed).
+   */
+  regressionRateUpper: z.number().min(0).max(1).nullable().default(null),
   regressions: z.array(TaskRef),
   improvements: z.array(TaskRef),
   verdict: ComparisonVerdict,
@@ -213,8 +222,19 @@ export const ComparisonSettings = z.object({
   /** Compared although benchmarks or dataset checksums differ. */
   forced: z.boolean(),
   seed: z.number().int(),
+  /** Any broken task (always passed in the baseline, never passes now) makes the verdict NO_GO. */
+  failOnBroken: z.boolean().default(false),
 })
 export type ComparisonSettings = z.infer<typeof ComparisonSettings>
+
+/** A paired task whose every baseline trial passed and none of whose trials passes now. */
+export const BrokenTask = z.object({
+  benchmarkId: z.string(),
+  taskId: z.string(),
+  baselineTrials: count,
+  candidateTrials: count,
+})
+export type BrokenTask = z.infer<typeof BrokenTask>
 
 export const BaselineComparison = z.object({
   baseline: z.object({ runId: z.string(), benchmarks: z.array(z.string()) }),
@@ -222,6 +242,10 @@ export const BaselineComparison = z.object({
   pairedTasks: count,
   baselineOnly: z.array(z.string()),
   candidateOnly: z.array(z.string()),
+  /** Benchmarks whose dataset checksum differs from the baseline's: only the tasks both runs share are compared. */
+  changedDatasets: z.array(z.string()).default([]),
+  /** Tasks that always passed in the baseline and never pass now, whatever the tests say. */
+  broken: z.array(BrokenTask).default([]),
   overall: MetricComparison,
   evaluators: z.array(MetricComparison),
   verdict: ComparisonVerdict,

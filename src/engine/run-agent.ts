@@ -156,9 +156,16 @@ function lastAnswer(recorder: TraceRecorder): string | null {
   return null
 }
 
-/** Errors that are the harness's, not the agent's: a broken setup, or a replay with no recording to answer from. */
+/**
+ * Errors that are the harness's, not the agent's: a broken setup, a replay with no recording to answer from, or a
+ * model call that recordings were asked for and that cannot be recorded.
+ */
 function isHarnessError(e: unknown): boolean {
-  return isAgentEvalOpsError(e, 'INFRA_FAILURE') || isAgentEvalOpsError(e, 'RECORDING_MISSING')
+  return (
+    isAgentEvalOpsError(e, 'INFRA_FAILURE') ||
+    isAgentEvalOpsError(e, 'RECORDING_MISSING') ||
+    isAgentEvalOpsError(e, 'RECORDING_UNKEYED')
+  )
 }
 
 function reasonText(reason: unknown): string {

@@ -150,6 +150,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
       runEvaluators(evaluators, view, {
         signal: options.signal ?? NEVER_ABORTED,
         modelCalls: options.modelCalls ?? passThroughGate,
+        warn,
         emit: (kind, payload, usage) =>
           recorder.record(kind, payload, usage?.tokens ?? 0, usage?.costUsd ?? 0).step,
       }),

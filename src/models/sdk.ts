@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk'
+import { AgentEvalOpsError } from '../core/index.ts'
 
 type Sdk = typeof import('@anthropic-ai/sdk')
 
@@ -6,11 +7,28 @@ let sdk: Promise<Sdk> | undefined
 
 /**
  * The Anthropic SDK, loaded at the first model call rather than when agentevalops is imported: it takes a third
- * of a second and ~20 MB per worker, which a suite of scripted or callable agents should not pay.
+ * of a second and ~20 MB per worker, which a suite of scripted or callable agents should not pay. It is an
+ * optional peer dependency (29 MB installed), so a project that never calls Anthropic does not install it.
  */
 export function loadAnthropicSdk(): Promise<Sdk> {
-  sdk ??= import('@anthropic-ai/sdk')
+  sdk ??= import('@anthropic-ai/sdk').catch((e: unknown) => {
+    sdk = undefined
+    throw isModuleMissing(e)
+      ? new AgentEvalOpsError('INFRA_FAILURE', 'the Anthropic SDK (@anthropic-ai/sdk) is not installed', {
+          hint: 'anthropicRunner() and llmJudge() call it: npm install --save-dev @anthropic-ai/sdk@^1.14.0',
+          cause: e,
+        })
+      : e
+  })
   return sdk
+}
+
+function isModuleMissing(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+    String((e as Error).message).includes('@anthropic-ai/sdk')
+  )
 }
 
 /** A client that never retries by itself: callMessages retries, so every attempt is an event in the trace. */

@@ -2,7 +2,8 @@ import { canonicalJson, sha256, type JsonObject } from '../core/index.ts'
 
 /**
  * What makes two model requests the same request: the model, what it is told and asked, its tools and the sampling
- * parameters. Transport details (stream, metadata, headers, timeouts) are left out, so a recording survives them.
+ * parameters, under Anthropic's and OpenAI's names (fields neither API has are absent, so adding a name changes no
+ * existing key). Transport details (stream, metadata, headers, timeouts) are left out, so a recording survives them.
  */
 const REQUEST_FIELDS = [
   'model',
@@ -16,6 +17,21 @@ const REQUEST_FIELDS = [
   'top_k',
   'stop_sequences',
   'thinking',
+  // OpenAI's names for the same things (Chat Completions and Responses), so an OpenAI request keys by its content.
+  'instructions',
+  'input',
+  'max_completion_tokens',
+  'max_output_tokens',
+  'response_format',
+  'text',
+  'reasoning',
+  'reasoning_effort',
+  'stop',
+  'seed',
+  'n',
+  'frequency_penalty',
+  'presence_penalty',
+  'parallel_tool_calls',
 ] as const
 
 export function normalizeRequest(request: JsonObject): JsonObject {

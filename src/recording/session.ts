@@ -4,6 +4,7 @@ import {
   type JsonObject,
   type ModelCallGate,
   type ModelExchange,
+  type UnkeyedCalls,
 } from '../core/index.ts'
 import {
   appendToCassette,
@@ -78,6 +79,7 @@ export class RecordingSession {
     const ordinals = new Map<string, number>()
     return {
       used,
+      unkeyed: this.unkeyedCalls(),
       exchange: async (request, call) => {
         const normalized = normalizeRequest(request)
         const key = requestKey(normalized)
@@ -88,6 +90,28 @@ export class RecordingSession {
         used.push(stamped(entry, ids.benchmark))
         return result
       },
+    }
+  }
+
+  /**
+   * A call with no request cannot be keyed, so it is neither recorded nor replayed: where the mode promises a
+   * recording (`record`) or no network (`replay`, and `auto` in CI, which only replays) it is refused; plain
+   * `auto` makes it and warns, since it will reach the network on every run.
+   */
+  private unkeyedCalls(): UnkeyedCalls {
+    const { mode, ci } = this.options
+    if (mode === 'record')
+      return { action: 'refuse', because: `${RECORD_ENV}=record records every model call` }
+    if (mode === 'replay')
+      return { action: 'refuse', because: `${RECORD_ENV}=replay answers every model call from its recording` }
+    if (ci)
+      return {
+        action: 'refuse',
+        because: `in CI (CI=true) ${RECORD_ENV}=auto only replays: every model call must come from a recording`,
+      }
+    return {
+      action: 'warn',
+      because: `it is not recorded (${RECORD_ENV}=auto), so every run calls the model again and a replay cannot answer it`,
     }
   }
 

@@ -1,5 +1,6 @@
 import type {
   BaselineComparison,
+  BrokenTask,
   HeadlineFigure,
   MetricComparison,
   RunSummary,
@@ -35,13 +36,35 @@ export function tasksWithCounts(summary: RunSummary, keys: readonly string[], ma
 
 /**
  * Why the comparison came out as it did: the overall pass rate's reason, or, when an evaluator's regression made
- * the verdict NO_GO, that evaluator's.
+ * the verdict NO_GO, that evaluator's, or, when broken tasks did (failOnBroken), those tasks.
  */
 export function comparisonReason(comparison: BaselineComparison): string {
   if (comparison.overall.verdict === comparison.verdict) return comparison.overall.reason
   const deciding = comparison.evaluators.filter((e) => e.verdict === comparison.verdict)
-  if (deciding.length === 0) return comparison.overall.reason
-  return deciding.map((e) => `evaluator ${e.evaluatorId ?? '(overall)'}: ${e.reason}`).join('; ')
+  if (deciding.length > 0)
+    return deciding.map((e) => `evaluator ${e.evaluatorId ?? '(overall)'}: ${e.reason}`).join('; ')
+  if (comparison.verdict === 'NO_GO' && comparison.settings.failOnBroken && comparison.broken.length > 0)
+    return (
+      `${plural(comparison.broken.length, 'broken task')} (always passed in the baseline, never pass now: ` +
+      `${brokenText(comparison.broken, MAX_BROKEN_NAMES)}) and failOnBroken is set; ` +
+      `the pass rate alone says ${comparison.overall.verdict}: ${comparison.overall.reason}`
+    )
+  return comparison.overall.reason
+}
+
+const MAX_BROKEN_NAMES = 10
+
+/** `toy/a (3/3 → 0/3)` for each broken task, capped at `max` names. */
+export function brokenText(broken: readonly BrokenTask[], max: number): string {
+  return capped(
+    broken.map((b) => `${b.benchmarkId}/${b.taskId} (${brokenCounts(b)})`),
+    max,
+  )
+}
+
+/** `3/3 → 0/3`: every baseline trial passed, no candidate trial does. */
+export function brokenCounts(b: BrokenTask): string {
+  return `${b.baselineTrials}/${b.baselineTrials} → 0/${b.candidateTrials}`
 }
 
 /** The headline figure's interval, its method, and what it was computed over. */

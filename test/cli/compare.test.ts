@@ -61,10 +61,15 @@ describe('agentevalops compare', () => {
     expect(r.stdout).toMatch(/regressed \(8\):\n {2}toy\/task-00 {2}100\.0% → 0\.0%/)
   })
 
-  it('says GO and exits 0 for the same results', async () => {
+  it('says INSUFFICIENT_EVIDENCE for the same results over 20 tasks, and GO once the bound is within --max-drop', async () => {
+    // 0 regressions in 20: up to 1 − 0.05^(1/20) = 13.9% of tasks could regress (scipy beta.ppf(0.95, 1, 20)).
     const r = await runCli('compare', base, same)
     expect(r.code, r.stderr).toBe(0)
-    expect(r.lines[0]).toMatch(/^GO — change \+0\.0 pp/)
+    expect(r.lines[0]).toMatch(
+      /^INSUFFICIENT_EVIDENCE — change \+0\.0 pp .*up to 13\.9% of tasks could regress/,
+    )
+    const loose = await runCli('compare', base, same, '--max-drop', '0.15')
+    expect(loose.lines[0]).toMatch(/^GO — change \+0\.0 pp/)
   })
 
   it('prints the comparison as JSON with --json', async () => {
@@ -87,18 +92,38 @@ describe('agentevalops compare', () => {
     expect(r.lines[0]).toMatch(/^INSUFFICIENT_EVIDENCE — 20 paired tasks; at least 30 are needed/)
   })
 
-  it('refuses bundles of different benchmarks or datasets (exit 2), unless --force', async () => {
+  it('refuses bundles of different benchmarks (exit 2), unless --force', async () => {
     const r = await runCli('compare', base, other)
     expect(r.code).toBe(2)
     expect(r.stderr).toMatch(
       /not comparable: benchmark other-bench is not in the baseline \(it has toy\).*--force/,
     )
-    const d = await runCli('compare', base, changed)
-    expect(d.code).toBe(2)
-    expect(d.stderr).toMatch(/dataset checksum ffffffffffff differs/)
     const forced = await runCli('compare', base, other, '--force')
     expect(forced.code).toBe(0)
     expect(forced.lines[0]).toMatch(/^INSUFFICIENT_EVIDENCE — 0 paired tasks/)
+  })
+
+  it('compares a changed dataset over the tasks both runs share, and says so', async () => {
+    const d = await runCli('compare', base, changed)
+    expect(d.code, d.stderr).toBe(0)
+    expect(d.stdout).toContain('paired tasks 20')
+    expect(d.stdout).toContain(
+      'dataset of toy changed since the baseline: only the tasks both runs share are compared',
+    )
+  })
+
+  it('lists broken tasks, and exits 1 on them with --fail-on-broken', async () => {
+    const two = await bundle('a', ids(6), [3, 9])
+    const r = await runCli('compare', base, two)
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toMatch(
+      /broken \(2\) — always passed in the baseline, never pass now; --fail-on-broken fails on them:\n {2}toy\/task-03 {2}1\/1 → 0\/1\n {2}toy\/task-09 {2}1\/1 → 0\/1/,
+    )
+    const strict = await runCli('compare', base, two, '--fail-on-broken')
+    expect(strict.code, strict.stderr).toBe(1)
+    expect(strict.lines[0]).toMatch(
+      /^NO_GO — 2 broken tasks \(always passed in the baseline, never pass now: /,
+    )
   })
 
   it('says what is wrong with its arguments (exit 2) and with a missing bundle (exit 1)', async () => {

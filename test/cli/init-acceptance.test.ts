@@ -14,8 +14,11 @@ import { npmInitPackageJson, runCli, runNode, type ChildResult } from './helpers
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')
 const VITEST_ENTRY = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs')
-/** Entries of our node_modules a project must not share: caches that Vite and Vitest write into. */
-const NOT_LINKED = new Set(['.cache', '.vite', '.vite-temp', 'agentevalops'])
+/**
+ * Entries of our node_modules a project must not share: caches that Vite and Vitest write into, and the optional
+ * peer @anthropic-ai/sdk, which a project that calls no Anthropic model does not install.
+ */
+const NOT_LINKED = new Set(['.cache', '.vite', '.vite-temp', 'agentevalops', '@anthropic-ai'])
 
 let base: string
 
@@ -61,6 +64,22 @@ async function emptyProject(name: string, packageJson: object): Promise<string> 
   await build(buildOptions(join(pkg, 'dist')))
   return root
 }
+
+/** An eval of anthropicRunner in a project that did not install @anthropic-ai/sdk. */
+const ANTHROPIC_EVAL = `import { anthropicRunner, defineTask, checksumOf } from 'agentevalops'
+import { evalBenchmark } from 'agentevalops/plugin'
+
+const task = defineTask({ id: 'hello', benchmark: 'sdk-missing', prompt: 'Say hello.' })
+evalBenchmark({
+  benchmark: {
+    id: 'sdk-missing',
+    version: '1',
+    listTasks: async () => [task],
+    info: async () => ({ id: 'sdk-missing', version: '1', datasetChecksum: checksumOf([task]) }),
+  },
+  runner: anthropicRunner({ model: 'claude-haiku-4-5', apiKey: 'not-used' }),
+})
+`
 
 function explain(result: ChildResult): string {
   return `exit ${result.code} (signal ${result.signal})\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`
@@ -122,6 +141,19 @@ describe('agentevalops init in an empty npm project, then vitest run --project e
     )
     expect(doctor.code, explain(doctor)).toBe(0)
     expect(doctor.stdout).toContain('All 4 checks passed.')
+
+    // Without the optional peer, a runner that needs it says what to install (a harness failure, not the agent's).
+    await writeFile(join(root, 'evals', 'anthropic.eval.ts'), ANTHROPIC_EVAL)
+    const anthropic = await runNode(
+      [VITEST_ENTRY, 'run', '--project', 'evals', 'evals/anthropic.eval.ts'],
+      root,
+      90_000,
+    )
+    expect(anthropic.code, explain(anthropic)).toBe(1)
+    expect(anthropic.stdout + anthropic.stderr).toContain(
+      'the Anthropic SDK (@anthropic-ai/sdk) is not installed',
+    )
+    expect(anthropic.stdout + anthropic.stderr).toContain('npm install --save-dev @anthropic-ai/sdk')
   }, 180_000)
 
   it('passes with the package.json `npm init -y` writes ("type": "commonjs", so vitest.config.mts)', async () => {

@@ -132,10 +132,34 @@ describe('agentevalops init', () => {
   it('does not suggest installing what package.json already lists', async () => {
     const pkg = { name: 'app', type: 'module', devDependencies: { agentevalops: '^0.1.0', vitest: '^4.1.0' } }
     await writeFile(join(project.path, 'package.json'), JSON.stringify(pkg))
-    await writeFile(join(project.path, '.gitignore'), 'node_modules/\nruns/\n')
     const { stdout } = await runCli('init', '--dir', project.path)
     expect(stdout).not.toContain('npm install')
-    expect(stdout).not.toContain('.gitignore')
+  })
+
+  it('adds runs/ to .gitignore: creates it, appends to it, or leaves it alone when it names runs/', async () => {
+    await writeFile(join(project.path, 'package.json'), MODULE_PACKAGE)
+    const created = await runCli('init', '--dir', project.path)
+    expect(created.code).toBe(0)
+    expect(created.lines).toContain('  write   .gitignore (ignores runs/, where result bundles go)')
+    const fresh = await read('.gitignore')
+    expect(fresh.split('\n')).toContain('runs/')
+
+    // A .gitignore of the user's, without a newline at its end: runs/ goes on a line of its own after it.
+    await writeFile(join(project.path, '.gitignore'), 'node_modules/\n*.log')
+    const appended = await runCli('init', '--dir', project.path)
+    expect(appended.lines).toContain('  update  .gitignore (added runs/, where result bundles go)')
+    const text = await read('.gitignore')
+    expect(text.startsWith('node_modules/\n*.log\n')).toBe(true)
+    expect(text.endsWith('\nruns/\n')).toBe(true)
+
+    // Already ignored, in any usual spelling: not touched, and said so.
+    for (const line of ['runs/', '/runs', 'runs', '/runs/*', '**/runs/']) {
+      const mine = `node_modules/\n  ${line}  \n`
+      await writeFile(join(project.path, '.gitignore'), mine)
+      const kept = await runCli('init', '--dir', project.path)
+      expect(kept.lines).toContain('  keep    .gitignore (already ignores runs/)')
+      expect(await read('.gitignore')).toBe(mine)
+    }
   })
 
   it('exits 1 when a file cannot be written (a file where the evals folder should be)', async () => {

@@ -61,7 +61,7 @@ describe('parseRunConfig: every mistake at once, each located', () => {
       'configs/five.yaml:2:1 benchmark: missing (expected a mapping with a benchmark id, e.g. { id: toy })',
       'configs/five.yaml:3:1 trials: expected a positive integer, got "three"',
       'configs/five.yaml:4:1 concurency: unknown key (expected one of: name, run_id, labels, benchmark, agent,' +
-        ' evaluators, policy, scorer, trials, concurrency, gate, storage). Did you mean "concurrency"?',
+        ' evaluators, policy, scorer, trials, concurrency, gate, storage, compare). Did you mean "concurrency"?',
       `configs/five.yaml:6:3 agent.runner: unknown runner "mock-scriptd" (known: ${RUNNERS}). Did you mean "mock-scripted"? ${HINT}`,
       'configs/five.yaml:8:5 agent.resource_limits.max_tokens: expected a positive integer, got -100',
     ])
@@ -177,6 +177,22 @@ describe('parseRunConfig: every mistake at once, each located', () => {
     expect(lines(text)[2]).toBe(
       'configs/x.yaml:6:9 gate.min_pass_rate: expected a pass rate between 0 and 1, got 1.5',
     )
+  })
+
+  it('reads the compare mapping (fail_on_broken and the comparison settings) and checks its fields', () => {
+    const ok = parseRunConfig(
+      `${VALID}compare: { fail_on_broken: true, max_drop: 0.1, min_pairs: 5 }\n`,
+      'configs/x.yaml',
+      catalog,
+    )
+    expect(ok.config.compare).toEqual({ failOnBroken: true, maxDrop: 0.1, minPairs: 5 })
+    expect(parseRunConfig(VALID, 'configs/x.yaml', catalog).config.compare).toBeUndefined()
+    const bad = `${VALID}compare: { fail_on_broken: yes please, alpha: 1, fail_on_brokn: true }\n`
+    expect(lines(bad)).toEqual([
+      'configs/x.yaml:6:12 compare.fail_on_broken: expected true or false, got "yes please"',
+      'configs/x.yaml:6:40 compare.alpha: expected a significance level above 0 and below 1, e.g. 0.05, got 1',
+      'configs/x.yaml:6:50 compare.fail_on_brokn: unknown key (expected one of: fail_on_broken, max_drop, alpha, min_pairs, force). Did you mean "fail_on_broken"?',
+    ])
   })
 
   it('leaves options, labels and filter open to any keys', () => {

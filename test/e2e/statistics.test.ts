@@ -1,6 +1,6 @@
 // Statistics end to end through `agentevalops run` as child processes: two runs of the same scripted benchmark
 // write the same scores.json (wall-time figures apart), and a run against a baseline gets the comparison in its
-// bundle — GO for the same agent, NO_GO (failing the gate case, exit 1) for one whose turns were cut to one.
+// bundle — no NO_GO for the same agent, NO_GO (failing the gate case, exit 1) for one whose turns were cut to one.
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -59,7 +59,7 @@ describe('statistics through agentevalops run', { timeout: 180_000 }, () => {
     expect(report).toMatch(/pass@k/i)
   })
 
-  it('compares with the latest bundle: GO for the same agent, NO_GO and exit 1 for a worse one', async () => {
+  it('compares with the latest bundle: no NO_GO for the same agent, NO_GO for a worse one, fail_on_broken from YAML', async () => {
     const runsDir = await newTemp('aeo-stats-baseline-')
     const configs = await newTemp('aeo-stats-configs-')
     const base = await run(['run', 'configs/toy_mixed.yaml'], runsDir, 0)
@@ -69,9 +69,11 @@ describe('statistics through agentevalops run', { timeout: 180_000 }, () => {
     expect(sameScores.summary.comparison).toMatchObject({
       baseline: { runId: base.dir.split('/').at(-1) },
       pairedTasks: 15,
-      verdict: 'GO',
+      // 15 identical pairs: the interval of the change is [0, 0], but up to 1 − 0.05^(1/15) = 18.1% of tasks could
+      // regress unseen, so no GO (the exact Clopper–Pearson bound is in the verdict).
+      verdict: 'INSUFFICIENT_EVIDENCE',
     })
-    expect(same.output).toMatch(/vs baseline .*GO/)
+    expect(same.output).toMatch(/vs baseline .*INSUFFICIENT_EVIDENCE — .*up to 18\.1% of tasks could regress/)
 
     // A one-token budget: every task whose agent calls the model hits limit_tokens.
     const original = await readFile(join(REPO_ROOT, 'configs', 'toy_mixed.yaml'), 'utf8')
@@ -87,5 +89,34 @@ describe('statistics through agentevalops run', { timeout: 180_000 }, () => {
     expect(scores.summary.comparison?.overall.regressions.length).toBeGreaterThan(0)
     const report = await readFile(join(regressed.dir, 'report.md'), 'utf8')
     expect(report).toContain('NO_GO')
+
+    // The config's `compare` mapping: asking for more pairs than there are leaves the statistics no NO_GO, and
+    // the broken tasks are only listed; with fail_on_broken they fail the run (its pass-rate gate lowered to 0).
+    const ask = async (name: string, compare: string) => {
+      const file = join(configs, `${name}.yaml`)
+      const text = (await readFile(worse, 'utf8')).replace('min_pass_rate: 0.3', 'min_pass_rate: 0')
+      expect(text).toContain('min_pass_rate: 0\n')
+      await writeFile(file, `${text}\ncompare: ${compare}\n`)
+      return file
+    }
+    const lenient = await run(
+      ['run', await ask('lenient', '{ min_pairs: 1000 }'), '--baseline', base.dir],
+      runsDir,
+      0,
+    )
+    const listed = ScoresFile.parse(JSON.parse(await scoresText(lenient.dir))).summary.comparison
+    expect(listed?.verdict).toBe('INSUFFICIENT_EVIDENCE')
+    expect(listed?.broken.length).toBeGreaterThan(0)
+    expect(lenient.output).toMatch(/broken tasks? \(always passed in the baseline, never pass now\)/)
+    const strict = await run(
+      ['run', await ask('strict', '{ min_pairs: 1000, fail_on_broken: true }'), '--baseline', base.dir],
+      runsDir,
+      1,
+    )
+    const failed = ScoresFile.parse(JSON.parse(await scoresText(strict.dir))).summary.comparison
+    expect(failed?.settings.failOnBroken).toBe(true)
+    expect(failed?.verdict).toBe('NO_GO')
+    expect(failed?.broken).toEqual(listed?.broken)
+    expect(strict.output).toMatch(/broken tasks: /)
   })
 })

@@ -16,6 +16,18 @@ describe('findLoops', () => {
     expect(r.steps).toEqual([1, 3, 5, 7])
   })
 
+  it('does not count repeats that each brought a new result (a script re-run after every edit)', () => {
+    const events = trace(
+      ...['1 failed', '2 failed', 'all passed'].flatMap((output, n) => [
+        ev.call('bash', { command: 'npm test' }),
+        ev.result('bash', output),
+        ev.call('edit', { n }),
+      ]),
+    )
+    expect(findLoops(events).pass).toBe(true)
+    expect(findLoops(events, { minRepeats: 2 }).pass).toBe(true)
+  })
+
   it('treats arguments canonically: key order does not make calls different', () => {
     const events = trace(
       ev.call('search', { q: 'x', page: 1 }),

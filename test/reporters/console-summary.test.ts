@@ -232,5 +232,9 @@ describe('consoleSummary against a baseline', () => {
     expect(lines.at(-2)).toBe(`agentevalops: vs baseline run-base: NO_GO — ${comparison.overall.reason}`)
     expect(lines.at(-2)).toMatch(/NO_GO — dropped 50\.0 pp/)
     expect(lines.at(-1)).toBe('agentevalops: 10/20 trials passed (50.0%) · bundle runs/c')
+    // Every regressed task went 1/1 → 0/1: the broken tasks come just before the verdict.
+    expect(lines.at(-3)).toMatch(
+      /^agentevalops: 10 broken tasks \(always passed in the baseline, never pass now\): toy\/t10 \(1\/1 → 0\/1\), /,
+    )
   })
 })

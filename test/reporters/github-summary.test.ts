@@ -82,6 +82,10 @@ describe('githubStepSummary', () => {
     expect(listed).toContain('- toy/t10: 100.0% → 0.0%')
     expect(listed).toContain('- toy/t19: 100.0% → 0.0%')
     expect(listed).not.toContain('- toy/t09: 100.0% → 0.0%')
+    // One trial a task: every regressed task went 1/1 → 0/1, so each is broken too.
+    expect(text).toContain(
+      '**Broken tasks** (10; always passed in the baseline, never pass now): toy/t10 (1/1 → 0/1), toy/t11 (1/1 → 0/1),',
+    )
   })
 
   it("names the tasks behind an evaluator's NO_GO that the pass rate does not show", () => {

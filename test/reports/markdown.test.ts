@@ -292,7 +292,8 @@ describe('renderMarkdownReport', () => {
         'deterministic',
         '1',
         '1.000',
-        '—',
+        // A 0/1 score gets a Wilson interval, as the headline does, even over one task: 1/(1 + z²) = 0.2065.
+        '0.207–1.000',
         '—',
         '—',
         '100.0%',
@@ -304,7 +305,8 @@ describe('renderMarkdownReport', () => {
         'deterministic',
         '1',
         '0.000',
-        '—',
+        // z²/(1 + z²) = 0.7935 (z = 1.959964).
+        '0.000–0.793',
         '—',
         '—',
         '0.0%',
@@ -327,7 +329,8 @@ describe('renderMarkdownReport', () => {
       ['math', '2', '4', '3', '75.0%'],
       ['text', '1', '2', '0', '0.0%'],
     ])
-    expect(rows[1]?.[5]).toBe('—')
+    // One task that never passed: a 0/1 value, so a Wilson interval (0 of 1: [0, z²/(1 + z²)] = [0, 0.7935]).
+    expect(rows[1]?.[5]).toBe('0.0–79.3%')
     expect(report(taskTrials('a', 2, 1))).not.toContain('## Categories')
   })
 
@@ -455,7 +458,9 @@ describe('renderMarkdownReport', () => {
       // Exact McNemar, 10 discordant pairs all one way: p = 2 · 2⁻¹⁰.
       expect(overall?.slice(6, 9)).toEqual(['McNemar exact', '0.00195', '10 / 0'])
       expect(overall?.[9]).toMatch(/^\d+\.\d pp$/)
-      expect(overall?.[10]).toBe('NO_GO')
+      // Clopper–Pearson 95% upper bound of 10 regressions in 20: scipy beta.ppf(0.95, 11, 10) = 0.6981.
+      expect(overall?.[10]).toBe('69.8%')
+      expect(overall?.[11]).toBe('NO_GO')
     })
 
     it('lists the regressed tasks, capped at 30', () => {
@@ -463,15 +468,45 @@ describe('renderMarkdownReport', () => {
         '10 paired tasks got worse (pass rate, baseline → this run); 0 tasks improved.',
       )
       expect(compared).toContain('- toy/t10: 100.0% → 0.0%')
-      expect(compared.match(/^- toy\/t\d+: /gm)).toHaveLength(10)
+      expect(regressedPart(compared).match(/^- toy\/t\d+: /gm)).toHaveLength(10)
       const many = compareToBaseline(
         { runId: 'b', benchmarks, trials: singleTrialRun(45, 45, 'b') },
         { runId: 'c', benchmarks, trials: singleTrialRun(45, 5, 'c') },
       )
       const listed = section(report(singleTrialRun(45, 5, 'c'), { comparison: many }), 'Baseline comparison')
-      expect(listed.match(/^- toy\/t\d+: /gm)).toHaveLength(30)
+      expect(regressedPart(listed).match(/^- toy\/t\d+: /gm)).toHaveLength(30)
       expect(listed).toContain('- … and 10 more')
       expectNoLeaks(text)
+    })
+
+    it('lists the broken tasks, and with failOnBroken makes them the NO_GO verdict', () => {
+      // 8 tasks × 3 trials; two go from 3/3 to 0/3: too few pairs for a test, but two tasks broke.
+      const trials = (broken: number) =>
+        Array.from({ length: 8 }, (_, t) =>
+          Array.from({ length: 3 }, (_, k) =>
+            scoredTrial({ taskId: `t${t}`, trial: k, passed: t >= broken }),
+          ),
+        ).flat()
+      const plain = compareToBaseline(
+        { runId: 'b', benchmarks, trials: trials(0) },
+        { runId: 'c', benchmarks, trials: trials(2) },
+      )
+      const listed = section(report(trials(2), { comparison: plain }), 'Baseline comparison')
+      expect(listed).toMatch(/^\*\*Verdict: INSUFFICIENT_EVIDENCE\*\*/m)
+      expect(listed).toContain('### Broken tasks')
+      expect(listed).toContain('2 tasks always passed in the baseline and never pass now')
+      expect(listed).toContain('- toy/t0: 3/3 → 0/3')
+      expect(listed).toContain('- toy/t1: 3/3 → 0/3')
+      const strict = compareToBaseline(
+        { runId: 'b', benchmarks, trials: trials(0) },
+        { runId: 'c', benchmarks, trials: trials(2) },
+        { failOnBroken: true },
+      )
+      const failed = section(report(trials(2), { comparison: strict }), 'Baseline comparison')
+      expect(failed).toMatch(
+        /^\*\*Verdict: NO_GO\*\* — 2 broken tasks \(always passed in the baseline, never pass now: toy\/t0 \(3\/3 → 0\/3\), toy\/t1 \(3\/3 → 0\/3\)\) and failOnBroken is set/m,
+      )
+      expect(failed).toContain('any broken task fails (failOnBroken)')
     })
 
     it('names the evaluator whose regression made the verdict NO_GO, and shows undefined figures as dashes', () => {
@@ -498,7 +533,9 @@ describe('renderMarkdownReport', () => {
       const [row] = tableRows(section(one, 'Baseline comparison'))
       expect(row?.[5]).toBe('—')
       expect(row?.[9]).toBe('—')
-      expect(row?.[10]).toBe('INSUFFICIENT_EVIDENCE')
+      // 0 regressions in 1 pair: the bound is 1 − 0.05 = 95%.
+      expect(row?.[10]).toBe('95.0%')
+      expect(row?.[11]).toBe('INSUFFICIENT_EVIDENCE')
       expectNoLeaks(one)
     })
   })
@@ -544,3 +581,8 @@ describe('report.md is inert', () => {
     }
   })
 })
+
+/** The comparison section from its `### Regressed tasks` heading on (the broken tasks come before it). */
+function regressedPart(compared: string): string {
+  return compared.slice(compared.indexOf('### Regressed tasks'))
+}

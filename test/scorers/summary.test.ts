@@ -130,6 +130,26 @@ describe('summarizeTrials: one trial per task', () => {
     expect(summarize(trials).overall.passAtK).toHaveLength(1)
   })
 
+  it('gives a 0/1 evaluator the Wilson interval the headline has, and a continuous one the t interval', () => {
+    // 7 of 10 tasks score 1 on `exact`: Wilson [0.39677814746114537, 0.8922087325936989] (scipy 1.17.1
+    // binomtest(7, 10).proportion_ci(0.95, 'wilson'), and the formula above). The t interval would be
+    // 0.7 ± t(0.975, 9) · √(0.21·10/9)/√10 = [0.3544, 1.0456] → clamped [0.3544, 1].
+    const quality = [0.2, 0.5, 0.9, 0.4, 0.7, 1.0, 0.0, 0.6, 0.3, 0.8]
+    const trials = Array.from({ length: 10 }, (_, i) =>
+      scoredTrial({ taskId: `t${i}`, passed: i < 7, named: { exact: i < 7 ? 1 : 0, quality: quality[i]! } }),
+    )
+    const s = summarize(trials)
+    const exact = s.evaluators.find((e) => e.evaluatorId === 'exact')!
+    expect(exact.score.ci!.lower).toBeCloseTo(0.39677814746114537, 12)
+    expect(exact.score.ci!.upper).toBeCloseTo(0.8922087325936989, 12)
+    expect(exact.pass.ci).toEqual(exact.score.ci)
+    expect(s.overall.pass.ci).toEqual(s.headline.primary.ci)
+    // Continuous scores keep the t interval: mean 0.54, scipy t.ppf(0.975, 9) · sd/√10 → [0.3107879185, 0.7692120815].
+    const q = s.evaluators.find((e) => e.evaluatorId === 'quality')!
+    expect(q.score.ci!.lower).toBeCloseTo(0.310787918512617, 10)
+    expect(q.score.ci!.upper).toBeCloseTo(0.7692120814873828, 10)
+  })
+
   it('gives the headline with infra failures counted as failures and excluded', () => {
     const trials = [
       scoredTrial({ taskId: 'a', passed: true }),
@@ -151,7 +171,9 @@ describe('summarizeTrials: one trial per task', () => {
   it('handles n = 1: no interval but Wilson, no NaN anywhere', () => {
     const s = summarize([scoredTrial({ taskId: 'only', passed: false })])
     expect(s.headline.primary.ci!.lower).toBe(0)
-    expect(s.overall.pass).toMatchObject({ tasks: 1, mean: 0, se: null, ci: null, bootstrapCi: null })
+    // Wilson at 0 of 1: [0, z²/(1 + z²)], the same as the headline's.
+    expect(s.overall.pass).toMatchObject({ tasks: 1, mean: 0, se: null, bootstrapCi: null })
+    expect(s.overall.pass.ci).toEqual(s.headline.primary.ci)
     expect(s.headline.neverPassed).toEqual(['toy/only'])
     expect(JSON.stringify(s)).not.toMatch(/NaN|Infinity/)
   })

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 
-/** OpenAI's HumanEval as shared/ lays it beside the repository (MIT; CI has the same copy). */
+/** OpenAI's HumanEval as the repository ships it (MIT, datasets/humaneval/LICENSE). */
 export const HUMANEVAL_PATH = fileURLToPath(
-  new URL('../../../shared/datasets/humaneval/HumanEval.jsonl.gz', import.meta.url),
+  new URL('../../datasets/humaneval/HumanEval.jsonl.gz', import.meta.url),
 )

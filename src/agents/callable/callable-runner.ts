@@ -45,7 +45,15 @@ export function callableRunner(fn: CallableAgent, options: CallableRunnerOptions
     runnerInfo: () => ({ ...info, config: structuredClone(info.config) }),
     async run(task, env, ctx): Promise<AgentOutput> {
       const session = createSession(ctx)
-      const returned = await fn({ task, prompt: task.prompt, input: task.input, env }, session.context)
+      let returned: CallableResult
+      try {
+        returned = await fn({ task, prompt: task.prompt, input: task.input, env }, session.context)
+      } catch (e) {
+        // An SDK wraps what its fetch or callback threw: the trial ends on the recording error itself.
+        throw session.recordingError ?? e
+      }
+      // An agent that caught the error and carried on still made a call that no recording answered.
+      if (session.recordingError) throw session.recordingError
       return toOutput(returned, session, ctx.signal)
     },
   }

@@ -1,5 +1,13 @@
-import { errorMessage, type JsonObject, type JsonValue, type RunContext } from '../../core/index.ts'
+import {
+  AgentEvalOpsError,
+  errorMessage,
+  isAgentEvalOpsError,
+  type JsonObject,
+  type JsonValue,
+  type RunContext,
+} from '../../core/index.ts'
 import { mergeInfo, modelCallEvent, type ModelCallOutcome } from './model-call.ts'
+import { modelRequestBody, replyFacts, toResponse, type RecordedReply } from './model-fetch.ts'
 import { toJson } from './to-json.ts'
 import type {
   CallableContext,
@@ -16,6 +24,11 @@ export interface CallableSession {
   /** The last answer given through `ctx.answer()`, or null when none was. */
   readonly answer: string | null
   readonly answered: boolean
+  /**
+   * The first recording error a `ctx` call raised (a replay with no recording, a call that cannot be recorded).
+   * An SDK may wrap or swallow it; the runner raises it once the agent is done, so the trial ends on it.
+   */
+  readonly recordingError: AgentEvalOpsError | undefined
 }
 
 /**
@@ -27,6 +40,40 @@ export function createSession(ctx: RunContext): CallableSession {
   let lastAnswer: string | null = null
   let answered = false
   const unpricedModels = new Set<string>()
+  let recordingError: AgentEvalOpsError | undefined
+  let warnedUnkeyed = false
+
+  /** Remembers a recording error on its way to the agent, so an SDK that wraps it cannot hide it. */
+  const noted = (e: unknown): unknown => {
+    if (
+      recordingError === undefined &&
+      (isAgentEvalOpsError(e, 'RECORDING_MISSING') || isAgentEvalOpsError(e, 'RECORDING_UNKEYED'))
+    )
+      recordingError = e
+    return e
+  }
+
+  /**
+   * A call the gate cannot key (no request, or one reported after it happened) is refused where recordings are
+   * required and warned about where they are merely on: never silently left out of them.
+   */
+  const checkUnkeyed = (model: string, form: 'report' | 'wrap'): void => {
+    const policy = ctx.modelCalls.unkeyed
+    if (policy === undefined) return
+    const what =
+      form === 'report'
+        ? `ctx.modelCall(${JSON.stringify(model)}) reports a call made outside the harness, which cannot be recorded`
+        : `ctx.modelCall(${JSON.stringify(model)}, run) has no \`request\`, so its call cannot be recorded`
+    if (policy.action === 'warn') {
+      if (warnedUnkeyed) return
+      warnedUnkeyed = true
+      ctx.warn(`${what}: ${policy.because}. ${UNKEYED_HINT}`)
+      return
+    }
+    throw noted(
+      new AgentEvalOpsError('RECORDING_UNKEYED', `${what}, and ${policy.because}.`, { hint: UNKEYED_HINT }),
+    )
+  }
 
   /** Once the trial is stopped, every method fails with the stop reason, as the engine's own emit does. */
   const throwIfStopped = (): void => {
@@ -116,11 +163,14 @@ export function createSession(ctx: RunContext): CallableSession {
     return exchange.response as unknown as ModelCallReport<T>
   }
 
+  /** `failure` tells a report that is a failed call (an HTTP error reply) from a good one. */
   const wrapModelCall = async <T>(
     info: ModelCallInfo,
     run: () => ModelCallReport<T> | Promise<ModelCallReport<T>>,
+    failure?: (report: ModelCallReport<T>) => string | undefined,
   ): Promise<T> => {
     throwIfStopped()
+    if (info.request === undefined) checkUnkeyed(info.model, 'wrap')
     const started = performance.now()
     const elapsed = (): number => Math.round(performance.now() - started)
     let report: ModelCallReport<T>
@@ -130,6 +180,7 @@ export function createSession(ctx: RunContext): CallableSession {
       )
     } catch (e) {
       throwIfStopped()
+      noted(e)
       recordModelCall(info, { status: 'error', error: errorMessage(e), latencyMs: elapsed() })
       throw e
     }
@@ -139,8 +190,49 @@ export function createSession(ctx: RunContext): CallableSession {
       )
     }
     const { result, ...facts } = report
-    recordModelCall(mergeInfo(info, facts), { status: 'ok', latencyMs: elapsed() })
+    const failed = failure?.(report)
+    recordModelCall(mergeInfo(info, facts), {
+      status: failed === undefined ? 'ok' : 'error',
+      latencyMs: elapsed(),
+      ...(failed === undefined ? {} : { error: failed }),
+    })
     return result
+  }
+
+  /**
+   * A fetch for the agent's model SDK: a request whose JSON body names a `model` is one model call, keyed by that
+   * body (so recorded and replayed like any other), its usage read from the reply. A recording error becomes a
+   * 400 reply, which SDKs neither retry nor hide; the runner then ends the trial on the error itself.
+   */
+  const modelFetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const request = await modelRequestBody(input, init)
+    if (request === undefined) return fetch(input, init)
+    try {
+      const reply = await wrapModelCall<RecordedReply>(
+        { model: request.model, request },
+        async () => {
+          const response = await fetch(input, { ...init, signal: init?.signal ?? ctx.signal })
+          const recordedReply: RecordedReply = {
+            status: response.status,
+            contentType: response.headers.get('content-type') ?? 'application/json',
+            body: await response.text(),
+          }
+          return { result: recordedReply, ...replyFacts(recordedReply) }
+        },
+        ({ result }) => (result.status >= 400 ? `HTTP ${result.status}` : undefined),
+      )
+      return toResponse(reply)
+    } catch (e) {
+      if (!isAgentEvalOpsError(e, 'RECORDING_MISSING') && !isAgentEvalOpsError(e, 'RECORDING_UNKEYED'))
+        throw e
+      return new Response(
+        JSON.stringify({ error: { type: 'agentevalops_error', code: e.code, message: e.message } }),
+        {
+          status: 400,
+          headers: { 'content-type': 'application/json' },
+        },
+      )
+    }
   }
 
   function modelCall(info: ModelCallInfo): number
@@ -152,7 +244,10 @@ export function createSession(ctx: RunContext): CallableSession {
     info: ModelCallInfo,
     run?: () => ModelCallReport<T> | Promise<ModelCallReport<T>>,
   ): number | Promise<T> {
-    if (run === undefined) return recordModelCall(info, { status: 'ok' })
+    if (run === undefined) {
+      checkUnkeyed((info as Partial<ModelCallInfo> | null)?.model ?? '?', 'report')
+      return recordModelCall(info, { status: 'ok' })
+    }
     return wrapModelCall(info, run)
   }
 
@@ -162,6 +257,7 @@ export function createSession(ctx: RunContext): CallableSession {
     usage,
     toolCall,
     modelCall,
+    fetch: modelFetch,
     plan: (text) => ctx.emit('agent.plan', { text }),
     observe: (text) => ctx.emit('agent.observation', { text }),
     answer: (text) => {
@@ -181,8 +277,17 @@ export function createSession(ctx: RunContext): CallableSession {
     get answered() {
       return answered
     },
+    get recordingError() {
+      return recordingError
+    },
   }
 }
+
+const UNKEYED_HINT =
+  'Make the call through ctx so it is keyed by what it sends: give your SDK `fetch: ctx.fetch` (e.g. ' +
+  '`createOpenAI({ fetch: ctx.fetch })`, `new OpenAI({ fetch: ctx.fetch })`), or pass the request you send as ' +
+  "`request`: `ctx.modelCall({ model, request: { model, messages, tools, max_tokens } }, run)` (run's report " +
+  'must then be JSON). Or set AGENTEVALOPS_RECORD=off to make every call live.'
 
 function left(limit: number | undefined, used: number): number | undefined {
   return limit === undefined ? undefined : Math.max(0, limit - used)

@@ -112,6 +112,15 @@ export interface CallableContext {
     options?: ToolCallOptions,
   ) => Promise<Awaited<T>>
   readonly modelCall: ModelCall
+  /**
+   * A `fetch` to give your model SDK (`createOpenAI({ fetch: ctx.fetch })`, `new OpenAI({ fetch: ctx.fetch })`,
+   * `new Anthropic({ fetch: ctx.fetch })`): each request whose JSON body names a `model` is one model call,
+   * keyed by that body, so it is recorded and replayed (AGENTEVALOPS_RECORD) with no key and no network, and
+   * recorded as an `agent.model_call` event with the usage its reply reports (Chat Completions, Responses and
+   * Messages shapes, JSON or streamed). Other requests go to the network as they are. Report no model calls of
+   * your own beside it: each would be counted twice.
+   */
+  readonly fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>
   /** An `agent.plan` event. Returns its step. */
   readonly plan: (text: string) => number
   /** An `agent.observation` event. Returns its step. */
@@ -129,13 +138,15 @@ export interface CallableContext {
 export interface ModelCall {
   /**
    * Records a model call that already happened, with its tokens and cost (from `costUsd`, else the price table,
-   * else 0 with a warning). Returns the event's step.
+   * else 0 with a warning). Returns the event's step. Such a call cannot be recorded: where recordings are
+   * required (AGENTEVALOPS_RECORD=record or replay, or auto in CI) it throws RECORDING_UNKEYED; in plain auto it
+   * warns once per trial. Use `ctx.fetch` or the wrapping form with `request` instead.
    */
   (info: ModelCallInfo): number
   /**
    * Makes a model call through `run` and records it once it settles: what `run` reports overrides `info`, and
    * the call resolves with `result`. A call that throws is recorded with `status: 'error'` (not a turn) and the
-   * error is rethrown.
+   * error is rethrown. Without `info.request` it cannot be recorded, and is treated as the form above is.
    */
   <T>(info: ModelCallInfo, run: () => ModelCallReport<T> | Promise<ModelCallReport<T>>): Promise<T>
 }

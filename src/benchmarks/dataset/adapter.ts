@@ -49,10 +49,12 @@ function stemOf(path: string): string {
  * A benchmark whose tasks are the lines of a JSONL file or the items of a YAML list (see docs/benchmarks/dataset.md).
  * Options are validated now (CONFIG_INVALID); the file is read on first need, once, and kept.
  *
- * Grading: each task is graded by its own `grader`, else the options' `grader`, else not at all. When no task has a
- * grader, the adapter has no grade() (its `grade` is undefined), so no `<id>-grade` score appears and the
- * evaluators alone judge; otherwise grade() scores every trial, and a task without a grader passes it with "this
- * task has no grader" (it is not the grader's to fail). Because whether any task has a grader is in the file,
+ * Grading: each task is graded by its own `grader`, else the options' `grader`, else as its `expected` says (a
+ * string exactly, see impliedGrader), else — no `expected`, or `grader: { type: none }` — not at all. A graded
+ * task carries its grader's match as `task.match`, which matchesExpected() follows. When no task is graded, the
+ * adapter has no grade() (its `grade` is undefined), so no `<id>-grade` score appears and the evaluators alone
+ * judge; otherwise grade() scores every trial, and an ungraded task passes it with "this task has no grader" (it
+ * is not the grader's to fail). Because whether any task has a grader is in the file,
  * `grade` is a getter that reads the file when the options name no default grader; should the file be unreadable,
  * it answers undefined and listTasks()/info() report the problem.
  */

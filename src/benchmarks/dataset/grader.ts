@@ -1,16 +1,13 @@
 import { z } from 'zod'
 import {
-  compareContains,
-  compareExact,
-  compareJson,
-  compareNumber,
-  compareRegex,
+  compareAnswer,
   compileRegex,
   errorMessage,
   finalAnswerSteps,
   isAgentEvalOpsError,
   JsonValue,
-  type Comparison,
+  parseExpected,
+  type AnswerMatch,
   type EvaluatorFinding,
   type GradeOutput,
   type TrialView,
@@ -48,6 +45,8 @@ export const GraderSpec = z.discriminatedUnion('type', [
     value: z.union([z.number(), z.string()]).optional(),
     /** Largest allowed |answer − expected|. */
     tolerance: z.number().nonnegative().default(DEFAULT_NUMERIC_TOLERANCE),
+    /** Largest allowed |answer − expected| / |expected|; a pass on either tolerance passes. */
+    relative_tolerance: z.number().nonnegative().optional(),
   }),
   z.strictObject({
     type: z.literal('json'),
@@ -61,10 +60,13 @@ export type GraderType = GraderSpec['type']
 
 export const GRADER_TYPES: readonly GraderType[] = ['exact', 'contains', 'regex', 'numeric', 'json', 'none']
 
-/** A grader bound to one task's expected value; `compare` is absent for `none`. */
+/**
+ * A grader bound to one task's expected value: the match it declares (absent for `none`), which also rides on the
+ * task as `task.match`, so matchesExpected() judges the task the same way.
+ */
 export interface TaskGrader {
   type: GraderType
-  compare?: (answer: string) => Comparison
+  match?: AnswerMatch
 }
 
 /** Why a grader cannot grade a task (no usable expected value, a bad pattern): the dataset's fault. */
@@ -108,22 +110,25 @@ function numberOf(value: JsonValue | undefined): number {
  * regex must compile), so a broken dataset fails when it is loaded, not as a failed trial. Throws GraderProblem.
  */
 export function bindGrader(spec: GraderSpec, expected: JsonValue | undefined): TaskGrader {
+  const match = matchOf(spec, expected)
+  return match === undefined ? { type: spec.type } : { type: spec.type, match }
+}
+
+function matchOf(spec: GraderSpec, expected: JsonValue | undefined): AnswerMatch | undefined {
   switch (spec.type) {
     case 'exact': {
-      const want = textOf(spec, spec.value ?? expected)
-      const opts = { trim: spec.trim, caseInsensitive: spec.case_insensitive }
-      return { type: spec.type, compare: (answer) => compareExact(answer, want, opts) }
+      const value = textOf(spec, spec.value ?? expected)
+      return { type: 'exact', value, trim: spec.trim, caseInsensitive: spec.case_insensitive }
     }
     case 'contains': {
-      const needle = textOf(spec, spec.value ?? expected)
-      if (needle === '') {
+      const value = textOf(spec, spec.value ?? expected)
+      if (value === '') {
         throw new GraderProblem(
           'the contains grader has an empty expected text, which every answer contains',
           'Give the task a non-empty `expected`, or the grader a `value`.',
         )
       }
-      const opts = { caseInsensitive: spec.case_insensitive }
-      return { type: spec.type, compare: (answer) => compareContains(answer, needle, opts) }
+      return { type: 'contains', value, caseInsensitive: spec.case_insensitive }
     }
     case 'regex': {
       const pattern = spec.pattern ?? expected
@@ -133,9 +138,8 @@ export function bindGrader(spec: GraderSpec, expected: JsonValue | undefined): T
           'Give the grader a `pattern`, or the task an `expected` string holding the pattern.',
         )
       }
-      let regex: RegExp
       try {
-        regex = compileRegex(pattern, spec.flags)
+        compileRegex(pattern, spec.flags)
       } catch (e) {
         const cause = isAgentEvalOpsError(e) && e.cause !== undefined ? `: ${errorMessage(e.cause)}` : ''
         throw new GraderProblem(
@@ -143,25 +147,74 @@ export function bindGrader(spec: GraderSpec, expected: JsonValue | undefined): T
           'Fix the pattern (a JavaScript RegExp source, without slashes) or its flags.',
         )
       }
-      return { type: spec.type, compare: (answer) => compareRegex(answer, regex) }
+      return { type: 'regex', pattern, flags: spec.flags ?? '' }
     }
     case 'numeric': {
-      const want = numberOf(spec.value ?? expected)
-      const tolerance = { tolerance: spec.tolerance }
-      return { type: spec.type, compare: (answer) => compareNumber(answer, want, tolerance) }
+      const value = numberOf(spec.value ?? expected)
+      const relative = spec.relative_tolerance
+      return {
+        type: 'numeric',
+        value,
+        tolerance: spec.tolerance,
+        ...(relative === undefined ? {} : { relativeTolerance: relative }),
+      }
     }
     case 'json': {
-      const want = spec.value !== undefined ? spec.value : expected
-      if (want === undefined) {
+      const value = spec.value !== undefined ? spec.value : expected
+      if (value === undefined) {
         throw new GraderProblem(
           'the json grader needs an expected value, and the task has none',
           'Give the task an `expected` value (any JSON), or the grader a `value`.',
         )
       }
-      return { type: spec.type, compare: (answer) => compareJson(answer, want) }
+      return { type: 'json', value }
     }
     case 'none':
-      return { type: spec.type }
+      return undefined
+  }
+}
+
+const OPT_OUT_HINT =
+  'Give the task (or the benchmark) a `grader`, or write `grader: { type: none }` when another evaluator checks `expected`.'
+
+/**
+ * The grader of a task that names none when the benchmark names no default either: a task that gives `expected`
+ * means it to be checked. Its shape says how, as matchesExpected() reads it: a string is matched exactly (trimmed,
+ * case-sensitive), a number numerically, `{ contains }`, `{ regex, flags? }`, `{ json }` and
+ * `{ number, tolerance?, relativeTolerance? }` by that grader. No `expected`: not graded. Any other shape has no
+ * grader that could check it, which is the dataset's to resolve (GraderProblem), never a silent pass.
+ */
+export function impliedGrader(expected: JsonValue | undefined): GraderSpec {
+  if (expected === undefined) return { type: 'none' }
+  const expectation = parseExpected(expected)
+  switch (expectation?.kind) {
+    case 'exact':
+      return GraderSpec.parse({ type: 'exact' })
+    case 'contains':
+      return GraderSpec.parse({ type: 'contains', value: expectation.value })
+    case 'regex':
+      return GraderSpec.parse({ type: 'regex', pattern: expectation.pattern, flags: expectation.flags })
+    case 'json':
+      return GraderSpec.parse({ type: 'json', value: expectation.value })
+    case 'number':
+      return GraderSpec.parse({
+        type: 'numeric',
+        value: expectation.expected,
+        ...(expectation.tolerance === undefined ? {} : { tolerance: expectation.tolerance }),
+        ...(expectation.relativeTolerance === undefined
+          ? {}
+          : { relative_tolerance: expectation.relativeTolerance }),
+      })
+    case 'json_schema':
+      throw new GraderProblem(
+        'its expected value is a { jsonSchema } expectation, which no dataset grader checks, and it names no grader',
+        OPT_OUT_HINT,
+      )
+    case undefined:
+      throw new GraderProblem(
+        `its expected value (${describeValue(expected)}) names no way to match an answer, and it names no grader`,
+        `${OPT_OUT_HINT} A string is matched exactly, a number numerically; { contains }, { regex }, { json } and { number } name their match.`,
+      )
   }
 }
 
@@ -175,7 +228,8 @@ export const NOT_GRADED = 'this task has no grader'
  * datasetBenchmark.
  */
 export function gradeTrial(grader: TaskGrader, view: TrialView): GradeOutput {
-  if (grader.compare === undefined) return { score: 1, passed: true, explanation: NOT_GRADED }
+  const { match } = grader
+  if (match === undefined) return { score: 1, passed: true, explanation: NOT_GRADED }
   const citations = finalAnswerSteps(view.events)
   const answer = view.result.finalAnswer
   if (answer === null) {
@@ -188,7 +242,7 @@ export function gradeTrial(grader: TaskGrader, view: TrialView): GradeOutput {
       findings: [{ type: 'no_answer', message, citations }],
     }
   }
-  const { passed, explanation, unparseable } = grader.compare(answer)
+  const { passed, explanation, unparseable } = compareAnswer(answer, match)
   if (passed) return { score: 1, passed, explanation, citations }
   const type = answer.trim() === '' ? 'no_answer' : unparseable ? 'unparseable' : 'wrong_answer'
   const finding: EvaluatorFinding = { type, message: explanation, citations }

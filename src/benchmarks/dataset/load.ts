@@ -17,7 +17,7 @@ import {
   type TaskSpec,
   type ToolSpec,
 } from '../../core/index.ts'
-import { bindGrader, GraderProblem, GraderSpec, type TaskGrader } from './grader.ts'
+import { bindGrader, GraderProblem, GraderSpec, impliedGrader, type TaskGrader } from './grader.ts'
 import { describeIssue, formatPath, orderIssues, valueAt } from './issues.ts'
 
 const requireModule = createRequire(import.meta.url)
@@ -303,9 +303,13 @@ function toolOf(entry: z.output<typeof ToolEntry>): ToolSpec {
   }
 }
 
-/** The grader is part of the task's checksum: a resumed run grades a task whose grader changed again. */
-function taskOf(entry: DatasetTaskEntry, benchmark: string, grader: GraderSpec): TaskSpec {
-  return defineTask(
+/**
+ * The grader is part of the task's checksum: a resumed run grades a task whose grader changed again. The match it
+ * declares rides on the task (`task.match`) for matchesExpected(); it is left out of the checksum, being derived from
+ * `expected` and the grader, which are in it, so the checksums of tasks whose grading did not change stay as they were.
+ */
+function taskOf(entry: DatasetTaskEntry, benchmark: string, spec: GraderSpec, grader: TaskGrader): TaskSpec {
+  const task = defineTask(
     {
       id: entry.id,
       benchmark,
@@ -315,8 +319,9 @@ function taskOf(entry: DatasetTaskEntry, benchmark: string, grader: GraderSpec):
       ...(entry.tools === undefined ? {} : { tools: entry.tools.map(toolOf) }),
       metadata: entry.metadata ?? {},
     },
-    { unseen: { grader: JSON.parse(JSON.stringify(grader)) as JsonValue } },
+    { unseen: { grader: JSON.parse(JSON.stringify(spec)) as JsonValue } },
   )
+  return grader.match === undefined ? task : { ...task, match: grader.match }
 }
 
 function isMissing(issue: z.core.$ZodIssue, value: unknown): boolean {
@@ -330,8 +335,8 @@ function nameOf(record: RawRecord): string {
 }
 
 /**
- * Reads, parses and validates a dataset file, binding each task's grader (its own, else `defaultGrader`, else
- * none). Throws DATASET_INVALID listing every problem of the file, by line.
+ * Reads, parses and validates a dataset file, binding each task's grader (its own, else `defaultGrader`, else the
+ * one its `expected` implies, see impliedGrader). Throws DATASET_INVALID listing every problem of the file, by line.
  */
 export function loadDataset(
   source: DatasetSource,
@@ -403,21 +408,23 @@ export function loadDataset(
       continue
     }
     lineOfId.set(entry.id, record.line)
-    const spec = entry.grader ?? defaultGrader ?? { type: 'none' }
+    const own = entry.grader !== undefined
+    const whose = !own && defaultGrader ? " (the benchmark's default grader)" : ''
+    let spec: GraderSpec
     let grader: TaskGrader
     try {
+      spec = entry.grader ?? defaultGrader ?? impliedGrader(entry.expected)
       grader = bindGrader(spec, entry.expected)
     } catch (e) {
       if (!(e instanceof GraderProblem)) throw e
-      const own = entry.grader !== undefined
       problems.add({
-        line: own ? record.lineOf(['grader']) : record.line,
-        message: `${name}: ${e.message}${own ? '' : " (the benchmark's default grader)"}`,
+        line: own ? record.lineOf(['grader']) : defaultGrader ? record.line : record.lineOf(['expected']),
+        message: `${name}: ${e.message}${whose}`,
         hint: e.hint,
       })
       continue
     }
-    entries.push({ line: record.line, task: taskOf(entry, benchmark, spec), grader })
+    entries.push({ line: record.line, task: taskOf(entry, benchmark, spec, grader), grader })
   }
   problems.throwIfAny(source)
   if (entries.length === 0) {

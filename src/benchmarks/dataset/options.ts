@@ -30,7 +30,10 @@ export const DatasetOptions = z.strictObject({
   limit: z.number().int().positive().optional(),
   /** Shuffle the tasks with this seed (deterministically) before `limit`. */
   shuffle_seed: z.number().int().refine(Number.isSafeInteger, 'must be a safe integer').optional(),
-  /** The grader of tasks that do not name their own. */
+  /**
+   * The grader of tasks that do not name their own; without it, such a task is graded as its `expected` says
+   * (impliedGrader), and `{ type: 'none' }` opts them all out.
+   */
   grader: GraderSpec.optional(),
   /** How long grading one trial may take (default: the engine's). */
   grade_timeout_seconds: z.number().positive().optional(),

@@ -17,4 +17,3 @@ export {
 export { REWARD_JSON, REWARD_TXT, type VerifierEnv } from './grade.ts'
 export { DEFAULT_VERIFIER_TIMEOUT_SECONDS, type HarborExpected } from './task-folder.ts'
 export type { HarborEnv } from './workspace.ts'
-export { parseToml, TomlSyntaxError, type TomlTable, type TomlValue } from './toml.ts'

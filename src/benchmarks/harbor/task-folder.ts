@@ -4,11 +4,12 @@ import { z } from 'zod'
 import {
   AgentEvalOpsError,
   defineTask,
+  docPath,
   errorMessage,
   type JsonObject,
   type TaskSpec,
 } from '../../core/index.ts'
-import { parseToml, TomlSyntaxError, type TomlTable } from './toml.ts'
+import { parse as parseToml, TomlError } from 'smol-toml'
 import { hashTree, listTree } from './tree.ts'
 
 /** `[verifier] timeout_sec` when a task.toml does not say (Harbor's own default). */
@@ -31,6 +32,10 @@ export const CONTAINER_FILES: readonly string[] = [
 
 /** An instruction larger than this is not a prompt. */
 const MAX_INSTRUCTION_BYTES = 1024 * 1024
+/** A task.toml larger than this is not a configuration file. */
+const MAX_CONFIG_BYTES = 1024 * 1024
+/** Arrays and inline tables nested deeper than this are refused, so a hostile file cannot make parsing recurse far. */
+const MAX_CONFIG_NESTING = 32
 
 /** What grading needs of a task, kept in `expected` so that it is part of the task's checksum. */
 export interface HarborExpected {
@@ -77,7 +82,7 @@ const TaskToml = z.looseObject({
 function invalid(file: string, message: string, extra: { line?: number; col?: number; path?: string } = {}) {
   return new AgentEvalOpsError('DATASET_INVALID', message, {
     location: { file, ...extra },
-    hint: 'A Harbor task folder holds instruction.md, task.toml and tests/test.sh (solution/ and environment/ are optional); see docs/benchmarks/harbor.md.',
+    hint: `A Harbor task folder holds instruction.md, task.toml and tests/test.sh (solution/ and environment/ are optional); see ${docPath('benchmarks/harbor.md')}.`,
   })
 }
 
@@ -177,13 +182,25 @@ function isContainerFile(rel: string): boolean {
 }
 
 async function readConfig(file: string): Promise<z.infer<typeof TaskToml>> {
-  let table: TomlTable
+  let text: string
   try {
-    table = parseToml(await readFile(file, 'utf8'))
+    if ((await stat(file)).size > MAX_CONFIG_BYTES)
+      throw invalid(file, `${CONFIG_FILE} is larger than ${MAX_CONFIG_BYTES} bytes`)
+    text = await readFile(file, 'utf8')
   } catch (e) {
-    if (e instanceof TomlSyntaxError)
-      throw invalid(file, `${CONFIG_FILE} is not valid TOML: ${e.reason}`, { line: e.line, col: e.col })
+    if (e instanceof AgentEvalOpsError) throw e
     throw invalid(file, `${CONFIG_FILE} could not be read: ${errorMessage(e)}`)
+  }
+  let table: unknown
+  try {
+    table = parseToml(text, { maxDepth: MAX_CONFIG_NESTING })
+  } catch (e) {
+    if (e instanceof TomlError)
+      throw invalid(file, `${CONFIG_FILE} is not valid TOML: ${syntaxReason(e, text)}`, {
+        line: e.line,
+        col: e.column,
+      })
+    throw invalid(file, `${CONFIG_FILE} could not be parsed: ${errorMessage(e)}`)
   }
   const parsed = TaskToml.safeParse(table)
   if (!parsed.success) {
@@ -192,6 +209,20 @@ async function readConfig(file: string): Promise<z.infer<typeof TaskToml>> {
     throw invalid(file, `${CONFIG_FILE}: ${issue?.message ?? 'invalid'}`, path === '' ? {} : { path })
   }
   return parsed.data
+}
+
+/**
+ * smol-toml's reason on one line (its message also holds a code excerpt, and the location goes in front of ours);
+ * an unreadable value is most often a string without quotes, so that one names the text and the fix.
+ */
+function syntaxReason(error: TomlError, text: string): string {
+  const reason = (error.message.split('\n')[0] ?? '').replace(/^Invalid TOML document: /, '')
+  if (reason !== 'invalid value') return reason
+  const line = text.split(/\r?\n/)[error.line - 1] ?? ''
+  const token = /^[^\s,#\]}]+/.exec(line.slice(error.column - 1))?.[0]
+  return token === undefined
+    ? reason
+    : `invalid value ${JSON.stringify(token)} (strings need quotes: key = "text")`
 }
 
 /** The task's `[agent] timeout_sec`, as the harbor benchmark put it in `expected`; null when absent. */

@@ -15,6 +15,7 @@ import {
 import { executeCheck, resolvePython, type HumanEvalCheck } from './execute.ts'
 import { checkProgram, completionFrom } from './program.ts'
 import { readHumanEval, type HumanEvalDataset, type HumanEvalProblem } from './problems.ts'
+import { shippedHumanEvalPath } from './shipped.ts'
 
 export const HUMANEVAL_BENCHMARK_ID = 'humaneval'
 /** The adapter's version: bump when the task wording or the grading changes meaning. */
@@ -22,8 +23,8 @@ export const HUMANEVAL_ADAPTER_VERSION = '1'
 
 /** The benchmark's options, as a RunConfig gives them (snake_case). */
 export const HumanEvalOptions = z.strictObject({
-  /** HumanEval.jsonl.gz (or .jsonl). */
-  path: z.string().min(1),
+  /** HumanEval.jsonl.gz (or .jsonl); default: the copy the package ships (datasets/humaneval/). */
+  path: z.string().min(1).optional(),
   id: z.string().min(1).default(HUMANEVAL_BENCHMARK_ID),
   /** The interpreter that runs the checks. */
   python: z.string().min(1).default('python3'),
@@ -49,13 +50,14 @@ export interface HumanEvalExpected {
  * OpenAI's HumanEval (164 Python problems) with upstream's grading: prompt + completion + the problem's tests +
  * `check(entry_point)`, executed in a fresh Python process with a timeout. See docs/benchmarks/humaneval.md.
  */
-export function humanEvalBenchmark(input: HumanEvalOptions): BenchmarkAdapter {
-  const options = parseAdapterInput(
+export function humanEvalBenchmark(input: HumanEvalOptions = {}): BenchmarkAdapter {
+  const parsed = parseAdapterInput(
     HumanEvalOptions,
     input,
     'benchmark "humaneval"',
-    'Options: path (required), id, python, timeout_seconds, memory_mb, ids, limit.',
+    'Options: path (default: the shipped copy), id, python, timeout_seconds, memory_mb, ids, limit.',
   )
+  const options = { ...parsed, path: parsed.path ?? shippedHumanEvalPath() }
   let loaded: Promise<{ dataset: HumanEvalDataset; tasks: TaskSpec[] }> | undefined
   const load = () => {
     loaded ??= readHumanEval(options.path).then((dataset) => ({
@@ -103,7 +105,7 @@ export function humanEvalBenchmark(input: HumanEvalOptions): BenchmarkAdapter {
 
 function select(
   problems: HumanEvalProblem[],
-  options: z.output<typeof HumanEvalOptions>,
+  options: z.output<typeof HumanEvalOptions> & { path: string },
 ): HumanEvalProblem[] {
   let chosen = problems
   if (options.ids) {

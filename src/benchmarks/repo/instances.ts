@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises'
 import { basename, dirname, resolve } from 'node:path'
 import { z } from 'zod'
-import { AgentEvalOpsError, defineTask, errorMessage, sha256, type TaskSpec } from '../../core/index.ts'
+import {
+  AgentEvalOpsError,
+  defineTask,
+  docPath,
+  errorMessage,
+  sha256,
+  type TaskSpec,
+} from '../../core/index.ts'
 import { TEST_OUTPUT_FORMATS } from './test-output.ts'
 
 /**
@@ -115,7 +122,7 @@ export async function readInstances(path: string): Promise<InstancesFile> {
             ...(line === undefined ? {} : { line }),
             path: `${path}${field ? `.${field}` : ''}`,
           },
-          hint: 'Each instance needs instance_id, repo, base_commit, problem_statement, test_patch, FAIL_TO_PASS, PASS_TO_PASS and test_command (see docs/benchmarks/repo.md).',
+          hint: `Each instance needs instance_id, repo, base_commit, problem_statement, test_patch, FAIL_TO_PASS, PASS_TO_PASS and test_command (see ${docPath('benchmarks/repo.md')}).`,
         },
       )
     }

@@ -17,6 +17,7 @@ export const compareCommand: Command = {
       alpha: { type: 'string' },
       'max-drop': { type: 'string' },
       'min-pairs': { type: 'string' },
+      'fail-on-broken': { type: 'boolean' },
       json: { type: 'boolean' },
     })
     if (values.help) {
@@ -29,6 +30,7 @@ export const compareCommand: Command = {
     if (extra.length > 0) throw new AgentEvalOpsError('USAGE', `two bundles, got ${positionals.length}`)
     const options: CompareOptions = {
       force: values.force === true,
+      failOnBroken: values['fail-on-broken'] === true,
       ...fraction('--alpha', values.alpha, 'alpha'),
       ...fraction('--max-drop', values['max-drop'], 'maxDrop'),
       ...wholeNumber('--min-pairs', values['min-pairs']),
@@ -88,21 +90,26 @@ function help(): string {
       'Pairs the two runs task by task (benchmark and task id) and compares the pass rate and each\n' +
         "evaluator's pass rate: McNemar's exact test when every task has one trial on each side, else a\n" +
         'paired permutation test; sign test, the change with its interval and the minimum detectable effect.',
-      'Verdicts: NO_GO (a significant drop larger than --max-drop), GO (the interval rules such a drop out),\n' +
-        `INCONCLUSIVE, INSUFFICIENT_EVIDENCE (fewer than --min-pairs paired tasks). "${LATEST_BASELINE}" picks the\n` +
-        'newest complete bundle of the same benchmarks in the folder that holds the candidate.',
-      'Bundles of different benchmarks or dataset checksums are refused unless --force.',
+      'Verdicts: NO_GO (a significant drop larger than --max-drop), GO (the interval of the change and the exact\n' +
+        'Clopper–Pearson bound on the share of tasks that regress both rule such a drop out), INCONCLUSIVE,\n' +
+        'INSUFFICIENT_EVIDENCE (fewer than --min-pairs paired tasks, or too few to bound the regressions).\n' +
+        `"${LATEST_BASELINE}" picks the newest complete bundle of the same benchmarks in the folder that holds the candidate.`,
+      'Broken tasks (every baseline trial passed, none passes now) are listed; --fail-on-broken makes any of\n' +
+        'them NO_GO whatever the p-value, so a small suite can still catch a task that broke.',
+      'A dataset that gained or lost tasks is compared over the tasks both runs share. Bundles of different\n' +
+        'benchmarks, with no task in common, or whose shared tasks changed content are refused unless --force.',
     ],
     options: [
       ['--max-drop <fraction>', 'The largest acceptable drop of a pass rate (default 0.05)'],
       ['--alpha <fraction>', 'Significance level (default 0.05)'],
       ['--min-pairs <n>', 'Paired tasks needed for a verdict (default 10)'],
-      ['--force', 'Compare even when benchmarks or dataset checksums differ'],
+      ['--fail-on-broken', 'NO_GO (exit 1) on any broken task, whatever the p-value'],
+      ['--force', 'Compare even when benchmarks differ or shared tasks changed content'],
       ['--json', 'Print the comparison as JSON'],
     ],
     exitCodes: [
       [0, 'GO, INCONCLUSIVE or INSUFFICIENT_EVIDENCE'],
-      [1, 'NO_GO, or a bundle is missing or invalid'],
+      [1, 'NO_GO (with --fail-on-broken: also any broken task), or a bundle is missing or invalid'],
       [2, 'usage error, or the bundles are not comparable (without --force)'],
     ],
   })

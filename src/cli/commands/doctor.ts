@@ -6,7 +6,7 @@ import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { builtinRegistry } from '../../../plugin/builtin-adapters.ts'
 import { describeSource, discoverPlugins, type DiscoveryResult } from '../../config/index.ts'
-import { AgentEvalOpsError, errorMessage, sdkVersion } from '../../core/index.ts'
+import { AgentEvalOpsError, docPath, errorMessage, sdkVersion } from '../../core/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
 import { parseCommandArgs, type Command } from '../command.ts'
 import type { CliIO } from '../io.ts'
@@ -213,7 +213,7 @@ function checkPlugins(discovery: DiscoveryResult): DoctorCheck {
     name: 'plugins',
     ok: false,
     detail: `${loaded}, ${n} failed (see the plugin warnings below)`,
-    fix: 'fix or remove the package each warning names (docs/adapter-plugins.md describes the contract)',
+    fix: `fix or remove the package each warning names (${docPath('adapter-plugins.md')} describes the contract)`,
   }
 }
 

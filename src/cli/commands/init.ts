@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { mkdir, readFile, stat, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import { AgentEvalOpsError, errorMessage } from '../../core/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
@@ -40,7 +40,9 @@ export const initCommand: Command = {
               '(a RunConfig for `agentevalops run`) and, when the project has no Vitest config yet, a vitest.config.ts\n' +
               'with a \'unit\' and an \'evals\' project (vitest.config.mts when package.json is not "type": "module").\n' +
               'An existing Vitest or Vite config is never modified: init prints the project entry to add to it.\n' +
-              'Existing files are skipped unless --force. Nothing is installed and package.json is not changed.',
+              'Existing files are skipped unless --force. runs/ (where result bundles go) is added to .gitignore,\n' +
+              'which is created if there is none, unless a line of it already names runs/. Nothing is installed\n' +
+              'and package.json is not changed.',
           ],
           options: [
             [
@@ -85,6 +87,7 @@ export const initCommand: Command = {
     } else {
       await adviseOnExistingConfig(io, root, existing)
     }
+    await ignoreRuns(io, root)
 
     io.out('')
     io.out('Next:')
@@ -98,8 +101,6 @@ export const initCommand: Command = {
     ]
     const width = Math.max(...steps.map(([command]) => command.length))
     for (const [command, what] of steps) io.out(`  ${command.padEnd(width)}  # ${what}`)
-    if (!(await ignoresRuns(root)))
-      io.out('  Consider adding runs/ to .gitignore: result bundles are run output.')
     return 0
   },
 }
@@ -150,7 +151,7 @@ async function writeScaffold(io: CliIO, root: string, file: string, content: str
 }
 
 /** `  write   evals/example.eval.ts`: one line per file, the verb in a column of its own. */
-function status(verb: 'write' | 'replace' | 'skip' | 'keep', file: string, note?: string): string {
+function status(verb: 'write' | 'replace' | 'skip' | 'keep' | 'update', file: string, note?: string): string {
   return `  ${verb.padEnd(7)} ${file}${note === undefined ? '' : ` (${note})`}`
 }
 
@@ -174,8 +175,40 @@ async function adviseOnExistingConfig(io: CliIO, root: string, file: string): Pr
   )
 }
 
-async function ignoresRuns(root: string): Promise<boolean> {
-  const text = await readFile(join(root, '.gitignore'), 'utf8').catch(() => undefined)
-  if (text === undefined) return false
-  return text.split('\n').some((line) => /^\/?runs\/?\s*$/.test(line.trim()))
+/**
+ * Result bundles are run output, one per run and per watch rerun: init makes git ignore runs/ (creating
+ * .gitignore, or appending to it) unless a line of it already names runs/.
+ */
+async function ignoreRuns(io: CliIO, root: string): Promise<void> {
+  const file = join(root, GITIGNORE)
+  let text: string | undefined
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') {
+      io.out(status('skip', GITIGNORE, `could not be read (${errorMessage(e)}); add runs/ to it yourself`))
+      return
+    }
+  }
+  if (text !== undefined && ignoresRuns(text)) {
+    io.out(status('keep', GITIGNORE, 'already ignores runs/'))
+    return
+  }
+  const entry = `${RUNS_COMMENT}\nruns/\n`
+  if (text === undefined) {
+    await writeFile(file, entry, { flag: 'wx' })
+    io.out(status('write', GITIGNORE, 'ignores runs/, where result bundles go'))
+  } else {
+    const separator = text === '' || text.endsWith('\n') ? '' : '\n'
+    await appendFile(file, `${separator}${entry}`)
+    io.out(status('update', GITIGNORE, 'added runs/, where result bundles go'))
+  }
+}
+
+const GITIGNORE = '.gitignore'
+const RUNS_COMMENT = '# agentevalops result bundles (agentevalops prune --keep N trims them)'
+
+/** Whether a line of a .gitignore names the folder runs/: `runs`, `runs/`, `/runs/`, `runs/*`, under any folder. */
+function ignoresRuns(text: string): boolean {
+  return text.split(/\r?\n/).some((line) => /^(?:\*\*\/|\/)?runs(?:\/(?:\*{1,2})?)?$/.test(line.trim()))
 }

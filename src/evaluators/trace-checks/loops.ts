@@ -1,8 +1,10 @@
-import { AgentEvalOpsError, canonicalJson, type TraceEvent } from '../../core/index.ts'
-import { formatSteps, ofKind, type CheckResult } from './result.ts'
+import { AgentEvalOpsError, type TraceEvent } from '../../core/index.ts'
+import { repeatGroups } from '../trace-quality/loops.ts'
+import { buildModel, stepsOf } from '../trace-quality/model.ts'
+import { formatSteps, type CheckResult } from './result.ts'
 
 export interface LoopOptions {
-  /** How many identical calls make a loop (default 3). */
+  /** How many identical calls with the same outcome make a loop (default 3). */
   minRepeats?: number
   /**
    * Only count repeats that fall within this many consecutive tool calls. Without it the whole trace counts, so
@@ -27,7 +29,11 @@ function densestCluster(positions: readonly number[], window: number): [number, 
   return best
 }
 
-/** Fails when the same tool is called with the same (canonical JSON) arguments `minRepeats` times or more. */
+/**
+ * Fails when the same tool is called with the same (canonical JSON) arguments `minRepeats` times or more and gets
+ * the same outcome each time (the same result, the same error, or none). Repeats that each brought something new
+ * (a test re-run after every edit, with a new output each time) are progress, not a loop.
+ */
 export function findLoops(events: readonly TraceEvent[], opts: LoopOptions = {}): CheckResult {
   const minRepeats = opts.minRepeats ?? 3
   if (!Number.isInteger(minRepeats) || minRepeats < 2) {
@@ -43,20 +49,16 @@ export function findLoops(events: readonly TraceEvent[], opts: LoopOptions = {})
     )
   }
 
-  const groups = new Map<string, { tool: string; positions: number[]; steps: number[] }>()
-  ofKind(events, 'agent.tool_call').forEach((call, position) => {
-    const key = canonicalJson([call.payload.tool, call.payload.args])
-    const group = groups.get(key) ?? { tool: call.payload.tool, positions: [], steps: [] }
-    group.positions.push(position)
-    group.steps.push(call.step)
-    groups.set(key, group)
-  })
-
+  const model = buildModel(events)
   const loops: Loop[] = []
-  for (const { tool, positions, steps } of groups.values()) {
-    const [from, to] =
-      opts.window === undefined ? [0, steps.length - 1] : densestCluster(positions, opts.window)
-    if (to - from + 1 >= minRepeats) loops.push({ tool, steps: steps.slice(from, to + 1) })
+  // Call indexes are positions in the tool-call sequence, which is what the window counts.
+  for (const { calls } of repeatGroups(model, minRepeats)) {
+    const [from, to] = opts.window === undefined ? [0, calls.length - 1] : densestCluster(calls, opts.window)
+    if (to - from + 1 < minRepeats) continue
+    loops.push({
+      tool: model.callTool[calls[0]!]!,
+      steps: stepsOf(model, calls.slice(from, to + 1)),
+    })
   }
 
   if (loops.length === 0) {

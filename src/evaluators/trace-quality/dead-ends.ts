@@ -1,6 +1,8 @@
 import type { JsonValue, TraceEvent } from '../../core/index.ts'
 import { NONE, type Detected, type TraceModel } from './model.ts'
+import { stem } from './stem.ts'
 import { walkJson, words } from './text.ts'
+import { isWriteTool } from './writes.ts'
 
 /**
  * Words that acknowledgements are made of ("File written successfully", {"status": "ok"}): an answer has no reason
@@ -33,18 +35,47 @@ const ACK_WORDS = new Set([
   'empty',
 ])
 
+/** Compared as stems, as the words they are compared with are. */
+const ACK_STEMS = new Set([...ACK_WORDS].map(stem))
+
+/** A yes/no value: what it says is its key ({"insurance": "yes"} says "insurance"). */
+const FLAGS = new Set(['yes', 'no', 'y', 'n'])
+const isFlag = (v: JsonValue) =>
+  typeof v === 'boolean' || (typeof v === 'string' && FLAGS.has(v.toLowerCase()))
+
+/** Stems of a text's words, memoised: answers and results repeat the same words. */
+function stemmer(): (text: string) => string[] {
+  const seen = new Map<string, string>()
+  return (text) =>
+    words(text).map((w) => {
+      let s = seen.get(w)
+      if (s === undefined) {
+        s = stem(w)
+        seen.set(w, s)
+      }
+      return s
+    })
+}
+
 /** A result needs this many distinct content words before ignoring it can be told apart from it saying little. */
 const MIN_CONTENT_WORDS = 3
 
-function resultWords(value: JsonValue): { all: Set<string>; content: number } {
+function resultWords(
+  value: JsonValue,
+  stems: (text: string) => string[],
+): { all: Set<string>; content: number } {
   const all = new Set<string>()
-  // Values only: key names ("temperature") would tie a result to an answer by its schema, not by its content.
+  // Values only: key names ("temperature") would tie a result to an answer by its schema, not by its content;
+  // except the key of a yes/no value, which is the content.
   walkJson(value, {
-    onString: (s) => words(s).forEach((w) => all.add(w)),
+    onString: (s) => stems(s).forEach((w) => all.add(w)),
+    onKey: (k, v) => {
+      if (isFlag(v)) stems(k).forEach((w) => all.add(w))
+    },
     onNumber: (n) => words(String(n)).forEach((w) => all.add(w)),
   })
   let content = 0
-  for (const w of all) if (!ACK_WORDS.has(w)) content++
+  for (const w of all) if (!ACK_STEMS.has(w)) content++
   return { all, content }
 }
 
@@ -68,8 +99,10 @@ function agentText(e: TraceEvent): string | undefined {
  * than a miss): only non-error results that arrived after the last tool call before the (last) final answer are
  * judged, only when they say something (at least MIN_CONTENT_WORDS distinct words of 4+ letters beyond
  * acknowledgement words), and only when not one of their words of 4+ letters appears in any later model-call text,
- * plan, observation or the final answer. A result followed by more tool calls is not judged: the agent acted on
- * something, and which result drove it cannot be told from the trace.
+ * plan, observation or the final answer. Words are compared by their stems, so "cancelled" in a result is used by
+ * an answer's "canceled". A result followed by more tool calls is not judged: the agent acted on something, and
+ * which result drove it cannot be told from the trace. Neither is the successful result of a state-changing call
+ * (see isWriteTool): it confirms that the write happened, and the agent has no reason to quote it.
  */
 export function detectDeadEnds(m: TraceModel): Detected[] {
   const answer = m.answers.at(-1)
@@ -84,13 +117,19 @@ export function detectDeadEnds(m: TraceModel): Detected[] {
   /** Step → result index, for the results judged. */
   const candidates = new Map<number, number>()
   for (let r = m.resultCount - 1; r >= 0 && m.resultStep[r]! > lastCallStep; r--) {
-    if (m.resultStep[r]! < answer.step && m.resultIsError[r] === 0 && m.resultOrphan[r] === 0) {
+    if (
+      m.resultStep[r]! < answer.step &&
+      m.resultIsError[r] === 0 &&
+      m.resultOrphan[r] === 0 &&
+      !isWriteTool(m.resultTool[r]!)
+    ) {
       candidates.set(m.resultStep[r]!, r)
     }
   }
   if (candidates.size === 0) return []
 
   const { events } = m
+  const stems = stemmer()
   const detected: Detected[] = []
   const later = new Set<string>()
   let i = events.length - 1
@@ -99,7 +138,7 @@ export function detectDeadEnds(m: TraceModel): Detected[] {
     const e = events[i]!
     const r = e.kind === 'agent.tool_result' ? candidates.get(e.step) : undefined
     if (r !== undefined) {
-      const { all, content } = resultWords(m.resultValue[r]!)
+      const { all, content } = resultWords(m.resultValue[r]!, stems)
       let used = false
       for (const w of all) {
         if (later.has(w)) {
@@ -121,7 +160,7 @@ export function detectDeadEnds(m: TraceModel): Detected[] {
       continue
     }
     const text = agentText(e)
-    if (text !== undefined) for (const w of words(text)) later.add(w)
+    if (text !== undefined) for (const w of stems(text)) later.add(w)
   }
   return detected.reverse()
 }

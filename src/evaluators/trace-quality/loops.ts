@@ -1,6 +1,6 @@
 import type { EvaluatorFinding, TraceEvent } from '../../core/index.ts'
 import { formatSteps, type CheckResult } from '../trace-checks/result.ts'
-import { buildModel, checkOf, stepsOf, type Blamed, type Detected, type TraceModel } from './model.ts'
+import { buildModel, checkOf, NONE, stepsOf, type Blamed, type Detected, type TraceModel } from './model.ts'
 import { resolveOptions, type ResolvedOptions, type TraceQualityOptions } from './options.ts'
 
 /** True when `block` is a shorter block repeated (A,B,A,B): that is the shorter cycle, reported on its own. */
@@ -66,33 +66,57 @@ export function detectCycles(m: TraceModel, opts: ResolvedOptions): Blamed {
   return { detected, covered }
 }
 
+/** Calls that were the same call (tool and canonical arguments) and got the same outcome, in order. */
+export interface RepeatGroup {
+  calls: number[]
+  /** The shared result's index (of the first call), or NONE when none of them got one. */
+  result: number
+}
+
 /**
- * Calls of one tool with the same canonical arguments, `minRepeats` times or more anywhere in the trace; every
- * repeat is cited. A group made only of calls a cycle already blames is left out: the cycle says it better.
+ * Groups of `minRepeats` or more calls with the same tool, the same canonical arguments and the same outcome: the
+ * same result (an error counts as such, its message included), or no result at all. A repeat that brought back
+ * something not seen for that call before (re-running a test after each edit, with a new output each time) is
+ * progress, not a loop, so it joins no group with the calls before it. Cost: O(calls).
  */
-export function detectRepeats(m: TraceModel, opts: ResolvedOptions, cycles: ReadonlySet<number>): Blamed {
-  // Keys are dense ids, so a counting pass needs no map; only keys that repeat enough get a list.
+export function repeatGroups(m: TraceModel, minRepeats: number): RepeatGroup[] {
+  // Keys are dense ids, so a counting pass needs no map; only calls made often enough are grouped by outcome.
   const counts = new Uint32Array(m.distinctCalls)
   for (let c = 0; c < m.callCount; c++) counts[m.callKey[c]!]!++
-  const groups = new Map<number, number[]>()
+  const groups = new Map<number, RepeatGroup>()
+  // Result keys are dense too; NONE (-1) shifts to 0.
+  const outcomes = m.resultCount + 1
   for (let c = 0; c < m.callCount; c++) {
     const key = m.callKey[c]!
-    if (counts[key]! < opts.minRepeats) continue
-    const group = groups.get(key)
-    if (group) group.push(c)
-    else groups.set(key, [c])
+    if (counts[key]! < minRepeats) continue
+    const result = m.callResult[c]!
+    const id = key * outcomes + (result === NONE ? 0 : m.resultKey[result]! + 1)
+    const group = groups.get(id)
+    if (group) group.calls.push(c)
+    else groups.set(id, { calls: [c], result })
   }
+  return [...groups.values()].filter((g) => g.calls.length >= minRepeats)
+}
+
+/**
+ * The same call returning the same outcome `minRepeats` times or more anywhere in the trace (see repeatGroups);
+ * every such call is cited. A group made only of calls a cycle already blames is left out: the cycle says it
+ * better.
+ */
+export function detectRepeats(m: TraceModel, opts: ResolvedOptions, cycles: ReadonlySet<number>): Blamed {
   const detected: Detected[] = []
   const covered = new Set<number>()
-  for (const group of groups.values()) {
-    if (group.every((c) => cycles.has(c))) continue
-    const steps = stepsOf(m, group)
-    for (const c of group) covered.add(c)
+  for (const { calls } of repeatGroups(m, opts.minRepeats)) {
+    if (calls.every((c) => cycles.has(c))) continue
+    const steps = stepsOf(m, calls)
+    for (const c of calls) covered.add(c)
     detected.push({
       type: 'repeated_call',
-      message: `tool "${m.callTool[group[0]!]}" called ${group.length} times with the same arguments at ${formatSteps(steps)}`,
+      message:
+        `tool "${m.callTool[calls[0]!]}" called ${calls.length} times with the same arguments at ` +
+        formatSteps(steps),
       citations: steps,
-      wastedCalls: group.slice(1),
+      wastedCalls: calls.slice(1),
     })
   }
   return { detected, covered }

@@ -54,14 +54,14 @@ export function roundings(n: number): number[] {
 
 /**
  * Visits the strings and numbers of a JSON value (booleans as "true"/"false"), in no particular order. `onArray`
- * sees each array's length: "search returned 3 results" is grounded in a 3-item list.
+ * sees each array's length: "search returned 3 results" is grounded in a 3-item list; `onKey` each key, with its value.
  */
 export function walkJson(
   value: JsonValue,
   visit: {
     onString(s: string): void
     onNumber(n: number): void
-    onKey?(k: string): void
+    onKey?(k: string, value: JsonValue): void
     onArray?(n: number): void
   },
 ): void {
@@ -76,7 +76,7 @@ export function walkJson(
       for (const item of v) stack.push(item)
     } else if (v !== null) {
       for (const [k, item] of Object.entries(v)) {
-        visit.onKey?.(k)
+        visit.onKey?.(k, item)
         stack.push(item)
       }
     }

@@ -1,6 +1,13 @@
 import type { MetricComparison, RunSummary, TaskRef } from '../../core/index.ts'
 import { confidenceLabel, DASH, percent, plural, points, pointsInterval, pValue } from '../format.ts'
-import { comparisonReason, metricName, taskKeyOf, testName, unpairedText } from '../summary-text.ts'
+import {
+  brokenCounts,
+  comparisonReason,
+  metricName,
+  taskKeyOf,
+  testName,
+  unpairedText,
+} from '../summary-text.ts'
 import type { ComparisonData, TaskLink } from './page-data.ts'
 import { numberColumn, tableData, textColumn, type ColumnSpec } from './table-data.ts'
 
@@ -40,6 +47,7 @@ export function comparisonData(
       (m) => m.minimumDetectableEffect,
       (v) => (v === null ? DASH : `${(v * 100).toFixed(1)} pp`),
     ),
+    numberColumn('regressing', 'Regressing ≤', (m) => m.regressionRateUpper, percent),
     textColumn('verdict', 'Verdict', (m) => m.verdict),
   ]
   return {
@@ -52,10 +60,19 @@ export function comparisonData(
       ['Paired tasks', String(comparison.pairedTasks)],
       ['Only in the baseline', unpairedText(comparison.baselineOnly)],
       ['Only in this run', unpairedText(comparison.candidateOnly)],
+      ...(comparison.changedDatasets.length > 0
+        ? [
+            [
+              'Dataset changed',
+              `${comparison.changedDatasets.join(', ')}; only the tasks both runs share are compared`,
+            ] as [string, string],
+          ]
+        : []),
       [
         'Settings',
         `α = ${settings.alpha}, largest acceptable drop ${(settings.maxDrop * 100).toFixed(1)} pp, ` +
           `at least ${plural(settings.minPairs, 'paired task')}, seed ${settings.seed}` +
+          (settings.failOnBroken ? '; any broken task fails (failOnBroken)' : '') +
           (settings.forced ? '; forced: the benchmarks or their datasets differ' : ''),
       ],
     ],
@@ -67,6 +84,10 @@ export function comparisonData(
       { id: 'comparison', noun: 'metric', columns, key: (m) => m.evaluatorId ?? '(overall)' },
       [overall, ...comparison.evaluators],
     ),
+    broken: comparison.broken.map((b) => {
+      const key = taskKeyOf(b)
+      return { label: `${key}: ${brokenCounts(b)}`, task: taskIndex.get(key) ?? null }
+    }),
     regressed: refLinks(worstFirst(overall.regressions), taskIndex),
     improved: refLinks(overall.improvements, taskIndex),
   }

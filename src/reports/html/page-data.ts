@@ -83,6 +83,8 @@ export interface ComparisonData {
   pValue: string
   test: string
   metrics: TableData
+  /** Tasks that always passed in the baseline and never pass now. */
+  broken: TaskLink[]
   regressed: TaskLink[]
   improved: TaskLink[]
 }

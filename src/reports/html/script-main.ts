@@ -86,6 +86,8 @@ function comparisonSection() {
     ]),
     facts([['Baseline run', c.baseline]].concat(c.facts), 'comparison-facts'),
     table(c.metrics).el,
+    h('h3', null, 'Broken tasks (' + c.broken.length + ')'),
+    c.broken.length > 0 ? taskList(c.broken, c.broken.length, 'broken', 100, openTask) : h('p', { class: 'muted' }, 'No task that always passed in the baseline fails in every trial now.'),
     h('h3', null, 'Regressed tasks (' + c.regressed.length + ')'),
     c.regressed.length > 0 ? taskList(c.regressed, c.regressed.length, 'regressed', 100, openTask) : h('p', { class: 'muted' }, 'No paired task got worse.'),
     h('h3', null, 'Improved tasks (' + c.improved.length + ')'),

@@ -1,15 +1,15 @@
-import type { BaselineComparison, TaskRef } from '../../core/index.ts'
+import type { BaselineComparison, BrokenTask, TaskRef } from '../../core/index.ts'
 import { confidenceLabel, DASH, percent, plural, points, pointsInterval, pValue } from '../format.ts'
 import { inertText, markdownTable, type Align } from '../markdown-table.ts'
-import { comparisonReason, metricName, testName, unpairedText } from '../summary-text.ts'
+import { brokenCounts, comparisonReason, metricName, testName, unpairedText } from '../summary-text.ts'
 
 /** More regressed tasks than this and the list stops being read; the comparison in scores.json has them all. */
 const MAX_REGRESSIONS = 30
 
 /**
  * The run against its baseline, task by task: the verdict and why, what was paired, per metric the change with
- * its interval, the test behind the verdict and the smallest change the pairs could detect; then the tasks that
- * got worse.
+ * its interval, the test behind the verdict, the smallest change the pairs could detect and the exact bound on the
+ * share of tasks that regress; then the tasks that broke and those that got worse.
  */
 export function comparisonSection(comparison: BaselineComparison | undefined): string | undefined {
   if (!comparison) return undefined
@@ -21,8 +21,14 @@ export function comparisonSection(comparison: BaselineComparison | undefined): s
     `- **Paired tasks:** ${comparison.pairedTasks}`,
     `- **Only in the baseline:** ${unpairedText(comparison.baselineOnly)}`,
     `- **Only in this run:** ${unpairedText(comparison.candidateOnly)}`,
+    ...(comparison.changedDatasets.length > 0
+      ? [
+          `- **Dataset changed:** ${comparison.changedDatasets.join(', ')}; only the tasks both runs share are compared`,
+        ]
+      : []),
     `- **Settings:** α = ${settings.alpha}, largest acceptable drop ${percentPoints(settings.maxDrop)}, ` +
       `at least ${plural(settings.minPairs, 'paired task')}, seed ${settings.seed}` +
+      (settings.failOnBroken ? '; any broken task fails (failOnBroken)' : '') +
       (settings.forced ? '; **forced**: the benchmarks or their datasets differ' : ''),
   ]
   const metrics = [comparison.overall, ...comparison.evaluators]
@@ -37,6 +43,7 @@ export function comparisonSection(comparison: BaselineComparison | undefined): s
     'p',
     'McNemar regressed / improved',
     'MDE',
+    'Regressing ≤',
     'Verdict',
   ]
   const align = headers.map((h): Align => (['Metric', 'Test', 'Verdict'].includes(h) ? 'left' : 'right'))
@@ -51,6 +58,7 @@ export function comparisonSection(comparison: BaselineComparison | undefined): s
     pValue(m.pValue),
     m.mcnemar ? `${m.mcnemar.regressions} / ${m.mcnemar.improvements}` : DASH,
     m.minimumDetectableEffect === null ? DASH : percentPoints(m.minimumDetectableEffect),
+    percent(m.regressionRateUpper),
     m.verdict,
   ])
   const lines = [
@@ -63,9 +71,12 @@ export function comparisonSection(comparison: BaselineComparison | undefined): s
     markdownTable(headers, rows, align),
     '',
     'Δ: this run minus the baseline, per task then averaged. MDE: the smallest true change these pairs would ' +
-      `detect at α = ${settings.alpha} with 80% power.`,
+      `detect at α = ${settings.alpha} with 80% power. Regressing ≤: the exact one-sided ${level} ` +
+      '(Clopper–Pearson) upper bound on the share of paired tasks that got worse.',
     '',
     ...metrics.map((m) => `- ${metricName(m)}: **${m.verdict}** — ${m.reason}`),
+    '',
+    brokenTasksText(comparison.broken, settings.failOnBroken),
     '',
     regressionsText(comparison.overall.regressions, comparison.overall.improvements.length),
   ]
@@ -74,6 +85,26 @@ export function comparisonSection(comparison: BaselineComparison | undefined): s
 
 function percentPoints(ratio: number): string {
   return `${(ratio * 100).toFixed(1)} pp`
+}
+
+function brokenTasksText(broken: readonly BrokenTask[], failOnBroken: boolean): string {
+  const heading = '### Broken tasks'
+  if (broken.length === 0)
+    return `${heading}\n\nNo task that always passed in the baseline fails in every trial now.`
+  const shown = broken
+    .slice(0, MAX_REGRESSIONS)
+    .map((b) => `- ${inertText(`${b.benchmarkId}/${b.taskId}`)}: ${brokenCounts(b)}`)
+  const more = broken.length > MAX_REGRESSIONS ? [`- … and ${broken.length - MAX_REGRESSIONS} more`] : []
+  return [
+    heading,
+    '',
+    `${plural(broken.length, 'task')} always passed in the baseline and never pass now (passed trials, ` +
+      `baseline → this run)` +
+      (failOnBroken ? '; with failOnBroken they make the verdict NO_GO.' : '.'),
+    '',
+    ...shown,
+    ...more,
+  ].join('\n')
 }
 
 function regressionsText(regressions: readonly TaskRef[], improvements: number): string {

@@ -1,6 +1,7 @@
 import type {
   BaselineComparison,
   BenchmarkInfo,
+  BrokenTask,
   ComparisonVerdict,
   MetricComparison,
   ScoredTrial,
@@ -23,7 +24,7 @@ type Pick = (trial: ScoredTrial) => boolean | undefined
 /**
  * Pairs the candidate's tasks with the baseline's by benchmark and task id and compares the overall pass rate and
  * each evaluator's pass rate the two runs share. The overall verdict is NO_GO when the pass rate or any evaluator
- * regressed, otherwise the pass rate's verdict.
+ * regressed, or when `failOnBroken` is set and some task broke; otherwise the pass rate's verdict.
  */
 export function compareToBaseline(
   baseline: ComparedRun,
@@ -31,7 +32,7 @@ export function compareToBaseline(
   options: CompareOptions = {},
 ): BaselineComparison {
   const settings = resolveCompareSettings(options)
-  checkComparable(baseline.benchmarks, candidate.benchmarks, settings.forced)
+  const { changedDatasets } = checkComparable(baseline, candidate, settings.forced)
   const base = new Map(groupByTask(baseline.trials).map((g) => [g.key, g]))
   const cand = new Map(groupByTask(candidate.trials).map((g) => [g.key, g]))
   const paired = [...cand.values()].filter((g) => base.has(g.key)).map((g) => [base.get(g.key)!, g] as const)
@@ -39,6 +40,7 @@ export function compareToBaseline(
   const compare = (evaluatorId: string | null, pick: Pick): MetricComparison =>
     compareMetric(evaluatorId, pairValues(paired, pick), settings)
   const overall = compare(null, (t) => t.passed)
+  const broken = brokenTasks(paired)
   const evaluators = sharedEvaluators(baseline.trials, candidate.trials).map((id) =>
     compare(id, (t) => t.scores.find((s) => s.evaluatorId === id)?.passed),
   )
@@ -48,10 +50,27 @@ export function compareToBaseline(
     pairedTasks: paired.length,
     baselineOnly: [...base.keys()].filter((k) => !cand.has(k)),
     candidateOnly: [...cand.keys()].filter((k) => !base.has(k)),
+    changedDatasets,
+    broken,
     overall,
     evaluators,
-    verdict: overallVerdict(overall, evaluators),
+    verdict: overallVerdict(overall, evaluators, settings.failOnBroken && broken.length > 0),
   }
+}
+
+/**
+ * Tasks whose every baseline trial passed and none of whose trials passes now: in a small suite two of them are
+ * a plain regression that no test at α can show, so they are listed whatever the p-value.
+ */
+function brokenTasks(paired: readonly (readonly [TaskGroup, TaskGroup])[]): BrokenTask[] {
+  return paired
+    .filter(([b, c]) => b.trials.every((t) => t.passed) && c.trials.every((t) => !t.passed))
+    .map(([b, c]) => ({
+      benchmarkId: c.benchmarkId,
+      taskId: c.taskId,
+      baselineTrials: b.trials.length,
+      candidateTrials: c.trials.length,
+    }))
 }
 
 function pairValues(paired: readonly (readonly [TaskGroup, TaskGroup])[], pick: Pick): PairedValue[] {
@@ -85,7 +104,9 @@ function sharedEvaluators(a: readonly ScoredTrial[], b: readonly ScoredTrial[]):
 function overallVerdict(
   overall: MetricComparison,
   evaluators: readonly MetricComparison[],
+  failsOnBroken: boolean,
 ): ComparisonVerdict {
-  if (overall.verdict === 'NO_GO' || evaluators.some((e) => e.verdict === 'NO_GO')) return 'NO_GO'
+  if (failsOnBroken || overall.verdict === 'NO_GO' || evaluators.some((e) => e.verdict === 'NO_GO'))
+    return 'NO_GO'
   return overall.verdict
 }

@@ -1,5 +1,6 @@
 import type { ComparisonSettings, ComparisonVerdict, MetricComparison, TaskRef } from '../../core/index.ts'
 import {
+  clopperPearsonUpper,
   mcnemarExact,
   mean,
   minimumDetectableEffect,
@@ -21,8 +22,10 @@ export interface PairedValue {
 
 /**
  * Compares one metric task by task. The verdict rests on McNemar's exact test when every pair is a single
- * pass/fail trial on each side, else on the paired permutation test over per-task differences; GO needs the
- * interval of the change to rule out a drop larger than maxDrop.
+ * pass/fail trial on each side, else on the paired permutation test over per-task differences. GO needs the
+ * interval of the change to rule out a drop larger than maxDrop, and so does the exact bound on the share of tasks
+ * that regress: with few pairs and no regression among them the interval collapses to zero width while the exact
+ * bound (about 3/n) stays wide, and then the verdict is INSUFFICIENT_EVIDENCE.
  */
 export function compareMetric(
   evaluatorId: string | null,
@@ -59,6 +62,7 @@ export function compareMetric(
     test: mcnemar ? ('mcnemar' as const) : ('permutation' as const),
     pValue,
     minimumDetectableEffect: detectableEffect(deltas, settings.alpha),
+    regressionRateUpper: clopperPearsonUpper(regressions.length, pairs.length, 1 - settings.alpha),
     regressions,
     improvements,
   }
@@ -81,11 +85,14 @@ function detectableEffect(deltas: readonly number[], alpha: number): number | nu
 }
 
 function verdictOf(
-  c: Pick<MetricComparison, 'pairs' | 'delta' | 'deltaCi' | 'pValue' | 'regressions' | 'improvements'>,
+  c: Pick<
+    MetricComparison,
+    'pairs' | 'delta' | 'deltaCi' | 'pValue' | 'regressions' | 'improvements' | 'regressionRateUpper'
+  >,
   settings: ComparisonSettings,
 ): { verdict: ComparisonVerdict; reason: string } {
   const pct = (x: number) => `${(x * 100).toFixed(1)} pp`
-  if (c.pairs < settings.minPairs || c.delta === null) {
+  if (c.pairs < settings.minPairs || c.delta === null || c.regressionRateUpper === null) {
     return {
       verdict: 'INSUFFICIENT_EVIDENCE',
       reason: `${c.pairs} paired task${c.pairs === 1 ? '' : 's'}; at least ${settings.minPairs} are needed`,
@@ -101,15 +108,50 @@ function verdictOf(
     }
   }
   if (c.deltaCi && c.deltaCi.lower >= -settings.maxDrop) {
+    const bound = exactBound(c, settings)
+    if (!bound.rulesOut) {
+      return {
+        verdict: 'INSUFFICIENT_EVIDENCE',
+        reason: `change ${signed(c.delta)} (${tally}), but ${bound.text}, more than the ${pct(settings.maxDrop)} allowed${bound.needed}`,
+      }
+    }
     return {
       verdict: 'GO',
-      reason: `change ${signed(c.delta)} (${tally}); the ${confidence(settings)} interval rules out a drop over ${pct(settings.maxDrop)}`,
+      reason: `change ${signed(c.delta)} (${tally}); the ${confidence(settings)} interval rules out a drop over ${pct(settings.maxDrop)}, and ${bound.text}`,
     }
   }
   return {
     verdict: 'INCONCLUSIVE',
     reason: `change ${signed(c.delta)} (${tally}; ${p}); a drop over ${pct(settings.maxDrop)} can be neither shown nor ruled out`,
   }
+}
+
+/**
+ * The exact side of a GO: the pass rate can drop by at most the share of tasks that regress less the share that
+ * improved, and the Clopper–Pearson bound of the first holds however few regressions were seen.
+ */
+function exactBound(
+  c: Pick<MetricComparison, 'pairs' | 'regressions' | 'improvements' | 'regressionRateUpper'>,
+  settings: ComparisonSettings,
+): { rulesOut: boolean; text: string; needed: string } {
+  const upper = c.regressionRateUpper!
+  const improved = c.improvements.length / c.pairs
+  const net = upper - improved
+  const share = `${(upper * 100).toFixed(1)}%`
+  const text =
+    `up to ${share} of tasks could regress (exact one-sided ${confidence(settings)} Clopper–Pearson bound over ` +
+    `${c.pairs} pairs)` +
+    (c.improvements.length > 0
+      ? `, ${(net * 100).toFixed(1)}% net of the ${c.improvements.length} improved`
+      : '')
+  // With nothing regressed the bound is 1 − α^(1/n): this many clean pairs bring it within maxDrop.
+  const clean =
+    settings.maxDrop > 0 ? Math.ceil(Math.log(settings.alpha) / Math.log1p(-settings.maxDrop)) : null
+  const needed =
+    c.regressions.length === 0 && c.improvements.length === 0 && clean !== null
+      ? `; ${clean} paired tasks without a regression would rule it out`
+      : ''
+  return { rulesOut: net <= settings.maxDrop, text, needed }
 }
 
 function signed(delta: number): string {

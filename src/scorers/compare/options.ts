@@ -11,6 +11,8 @@ export const CompareOptions = z.strictObject({
   minPairs: z.number().int().positive().default(10),
   /** Compare although the benchmarks or their dataset checksums differ. */
   force: z.boolean().default(false),
+  /** NO_GO on any broken task (every baseline trial passed, no trial passes now), whatever the p-value. */
+  failOnBroken: z.boolean().default(false),
   /** Seed of the Monte Carlo permutation test (used only past 16 nonzero differences). */
   seed: z.number().int().default(20_261_130),
 })

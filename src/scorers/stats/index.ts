@@ -8,7 +8,13 @@ export {
   binomialCdf,
 } from './distributions.ts'
 export { mean, sampleVariance, standardDeviation, standardError, percentile } from './descriptive.ts'
-export { type Interval, tInterval, wilsonInterval, clusteredStandardError } from './intervals.ts'
+export {
+  type Interval,
+  tInterval,
+  wilsonInterval,
+  clopperPearsonUpper,
+  clusteredStandardError,
+} from './intervals.ts'
 export { seededRandom } from './random.ts'
 export { type BootstrapOptions, bootstrapInterval } from './bootstrap.ts'
 export { passAtK, passHatK } from './pass-at-k.ts'

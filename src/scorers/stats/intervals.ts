@@ -1,6 +1,6 @@
 /** Confidence intervals for a mean and a proportion, and the cluster-robust standard error of a mean. */
 import { mean, standardError } from './descriptive.ts'
-import { normalQuantile, studentTQuantile } from './distributions.ts'
+import { binomialCdf, normalQuantile, studentTQuantile } from './distributions.ts'
 import { assertAllFinite, assertNonNegativeInteger, assertOpenUnit } from './validate.ts'
 
 export interface Interval {
@@ -42,6 +42,33 @@ export function wilsonInterval(successes: number, n: number, confidence = 0.95):
     lower: successes === 0 ? 0 : Math.max(0, center - halfWidth),
     upper: successes === n ? 1 : Math.min(1, center + halfWidth),
   }
+}
+
+/**
+ * The exact one-sided Clopper–Pearson upper bound of a binomial proportion: the p at which seeing `successes` or
+ * fewer of n has probability 1 − confidence (the `confidence` quantile of Beta(k + 1, n − k)); null when n = 0.
+ * Unlike an interval built from the observed spread, it stays wide when nothing was seen: at 0 of n it is
+ * 1 − (1 − confidence)^(1/n), about 3/n at 95 % (the rule of three).
+ */
+export function clopperPearsonUpper(successes: number, n: number, confidence = 0.95): number | null {
+  assertNonNegativeInteger('successes', successes)
+  assertNonNegativeInteger('n', n)
+  if (successes > n) throw new RangeError(`successes (${successes}) cannot exceed n (${n})`)
+  assertOpenUnit('confidence', confidence)
+  if (n === 0) return null
+  if (successes === n) return 1
+  const alpha = 1 - confidence
+  if (successes === 0) return -Math.expm1(Math.log(alpha) / n)
+  // P[X ≤ k] falls as p rises: bisect until the bracket stops shrinking (about 53 halvings).
+  let lo = 0
+  let hi = 1
+  for (let i = 0; i < 200; i++) {
+    const mid = (lo + hi) / 2
+    if (mid === lo || mid === hi) break
+    if (binomialCdf(successes, n, mid) > alpha) lo = mid
+    else hi = mid
+  }
+  return (lo + hi) / 2
 }
 
 /**

@@ -14,13 +14,17 @@ export interface TaskValues {
   clusters: readonly string[]
 }
 
-/** Mean over tasks with its standard errors and intervals. */
+/**
+ * Mean over tasks with its standard errors and intervals. The interval is Wilson's when every task's value is 0
+ * or 1 (as the headline's is): a t interval of 0/1 values collapses to a point at all-pass and leaves [0, 1] with
+ * few tasks. Scores between 0 and 1 keep the t interval.
+ */
 export function estimateOf({ values, clusters }: TaskValues, settings: SummarySettings): Estimate {
   return {
     tasks: values.length,
     mean: mean(values),
     se: standardError(values),
-    ci: clampToUnit(tInterval(values, settings.confidence)),
+    ci: passRateInterval(values, settings.confidence).ci,
     clusteredSe: clusteredStandardError(values, clusters),
     clusters: new Set(clusters).size,
     bootstrapCi: bootstrapInterval(values, { ...settings.bootstrap, confidence: settings.confidence }),

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { AgentEvalOpsError, SummarySettings } from '../../core/index.ts'
+import { AgentEvalOpsError, docPath, SummarySettings } from '../../core/index.ts'
 import { parseSettings } from '../parse-settings.ts'
 
 export const DEFAULT_SUMMARY_SETTINGS: SummarySettings = {
@@ -24,7 +24,7 @@ export function resolveSummarySettings(options: SummaryOptions = {}): SummarySet
     SummaryOptions,
     options,
     'statistics settings',
-    'See docs/statistics.md for confidence, reducer, errorPolicy, clusterBy and bootstrap.',
+    `See ${docPath('statistics.md')} for confidence, reducer, errorPolicy, clusterBy and bootstrap.`,
   )
   const settings: SummarySettings = {
     ...DEFAULT_SUMMARY_SETTINGS,

@@ -62,3 +62,87 @@ describe('callableRunner modelCall with a request', () => {
     expect(record.outcome).toBe('infra_failure')
   })
 })
+
+describe('callableRunner modelCall without a request', () => {
+  const unkeyed =
+    (calls: string[]): CallableAgent =>
+    async ({ prompt }, ctx) => {
+      const reply = await ctx.modelCall({ model: 'claude-haiku-4-5' }, () => {
+        calls.push(prompt)
+        return { result: 'two', inputTokens: 10, outputTokens: 2 }
+      })
+      return reply === 'two' ? '2' : reply
+    }
+  const reported: CallableAgent = (_input, ctx) => {
+    ctx.modelCall({ model: 'claude-haiku-4-5', inputTokens: 10, outputTokens: 2 })
+    return '2'
+  }
+  const runWith = (agentFn: CallableAgent, mode: RecordMode, ci = false) =>
+    runTrial(
+      baseOptions({
+        runner: callableRunner(agentFn),
+        modelCalls: new RecordingSession({ dir, mode, ci }).gateFor({ taskId: task.id, trial: 0 }),
+      }),
+    )
+
+  it.each([
+    ['record', false, 'AGENTEVALOPS_RECORD=record records every model call'],
+    ['replay', false, 'AGENTEVALOPS_RECORD=replay answers every model call from its recording'],
+    ['auto', true, 'in CI (CI=true) AGENTEVALOPS_RECORD=auto only replays'],
+  ] as const)(
+    'in %s mode (CI %s) the wrapping form is refused before its call is made, saying how to pass request',
+    async (mode, ci, because) => {
+      const calls: string[] = []
+      const { result, record } = await runWith(unkeyed(calls), mode, ci)
+      expect(calls).toEqual([])
+      expect(result?.terminatedBy).toBe('infra_failure')
+      expect(record.outcome).toBe('infra_failure')
+      expect(result?.error).toContain(
+        'ctx.modelCall("claude-haiku-4-5", run) has no `request`, so its call cannot be recorded',
+      )
+      expect(result?.error).toContain(because)
+      expect(result?.error).toContain(
+        'ctx.modelCall({ model, request: { model, messages, tools, max_tokens } }, run)',
+      )
+      expect(result?.error).toContain('fetch: ctx.fetch')
+    },
+  )
+
+  it('in record mode the after-the-fact form is refused too, even when the agent swallows the error', async () => {
+    const swallowing: CallableAgent = (input, ctx) => {
+      try {
+        return reported(input, ctx)
+      } catch {
+        return 'carried on'
+      }
+    }
+    const { result } = await runWith(swallowing, 'record')
+    expect(result?.terminatedBy).toBe('infra_failure')
+    expect(result?.error).toContain(
+      'ctx.modelCall("claude-haiku-4-5") reports a call made outside the harness',
+    )
+    expect(result?.error).toContain('AGENTEVALOPS_RECORD=record records every model call')
+  })
+
+  it('in auto mode outside CI the call is made, with one warning per trial that it is not recorded', async () => {
+    const calls: string[] = []
+    const twice: CallableAgent = async (input, ctx) => {
+      await unkeyed(calls)(input, ctx)
+      return unkeyed(calls)(input, ctx)
+    }
+    const { result, record } = await runWith(twice, 'auto')
+    expect(calls).toHaveLength(2)
+    expect(result?.finalAnswer).toBe('2')
+    expect(record.warnings).toEqual([
+      expect.stringContaining('has no `request`, so its call cannot be recorded: it is not recorded'),
+    ])
+  })
+
+  it('with recording off the call is made silently', async () => {
+    const calls: string[] = []
+    const { result, record } = await runWith(unkeyed(calls), 'off')
+    expect(calls).toHaveLength(1)
+    expect(result?.finalAnswer).toBe('2')
+    expect(record.warnings).toEqual([])
+  })
+})

@@ -1,10 +1,18 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { GradeOutput, TaskSpec } from '../../../src/core/index.ts'
 import { runTrial } from '../../../src/engine/index.ts'
 import { datasetBenchmark, GraderSpec, type DatasetBenchmark } from '../../../src/benchmarks/index.ts'
 import { bindGrader, gradeTrial, NOT_GRADED } from '../../../src/benchmarks/dataset/grader.ts'
 import { baseOptions, inlineRunner } from '../../engine/helpers.ts'
-import { errorOf, fixture, gradeContext, viewOf } from './helpers.ts'
+import { errorOf, fixture, gradeContext, tempFolder, viewOf } from './helpers.ts'
+
+let tmp: Awaited<ReturnType<typeof tempFolder>>
+beforeAll(async () => {
+  tmp = await tempFolder()
+})
+afterAll(async () => {
+  await tmp.remove()
+})
 
 /** Grades `answer` for the task `taskId` of `adapter`. */
 async function grade(adapter: DatasetBenchmark, taskId: string, answer: string | null): Promise<GradeOutput> {
@@ -112,19 +120,22 @@ describe('dataset graders on concrete answers', () => {
 })
 
 describe('dataset: whether there is a grade() at all', () => {
-  it('has none when neither the options nor any task name a grader', async () => {
-    const adapter = datasetBenchmark({ path: fixture('ungraded.yml') })
-    expect(adapter.grade).toBeUndefined()
+  it('has none when no task is graded: none has an expected value or a grader, or the options opt out', async () => {
+    const noExpected = await tmp.write('plain.jsonl', '{"id":"greet","prompt":"Say hello."}\n')
+    expect(datasetBenchmark({ path: noExpected }).grade).toBeUndefined()
     expect(
       datasetBenchmark({ path: fixture('ungraded.yml'), grader: { type: 'none' } }).grade,
     ).toBeUndefined()
   })
 
-  it('has one when some task names a grader, and then ungraded tasks pass', async () => {
+  it('has one when some task is graded, and then ungraded tasks pass saying so', async () => {
+    // farewell gives an expected value, so it is graded (exactly) though nothing names a grader.
+    const ungraded = datasetBenchmark({ path: fixture('ungraded.yml') })
+    expect(ungraded.grade).toBeTypeOf('function')
+    expect((await grade(ungraded, 'greet', 'hi')).explanation).toBe(NOT_GRADED)
     const adapter = datasetBenchmark({ path: fixture('arith.jsonl') })
-    expect(adapter.grade).toBeTypeOf('function')
-    // add-1 has no grader of its own and there is no default.
-    expect((await grade(adapter, 'add-1', 'wrong')).explanation).toBe(NOT_GRADED)
+    // tool-weather says grader none; mul-1 names its own.
+    expect((await grade(adapter, 'tool-weather', 'wrong')).explanation).toBe(NOT_GRADED)
     expect((await grade(adapter, 'mul-1', 'wrong')).passed).toBe(false)
   })
 

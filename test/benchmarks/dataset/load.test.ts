@@ -90,11 +90,13 @@ describe('dataset: loading JSONL', () => {
       (await datasetBenchmark({ path, id: 'g', ...(grader ? { grader } : {}) }).listTasks())[0]!
     const sums = [
       (await task(plain)).checksum,
-      (await task(plain, { type: 'exact' })).checksum,
+      (await task(plain, { type: 'none' })).checksum,
       (await task(plain, { type: 'exact', case_insensitive: true })).checksum,
       (await task(own)).checksum,
     ]
     expect(new Set(sums).size).toBe(4)
+    // A string `expected` with no grader is graded exactly, as an explicit exact grader would: the same checksum.
+    expect((await task(plain, { type: 'exact' })).checksum).toBe(sums[0])
     expect(await task(own)).not.toHaveProperty('grader')
   })
 })

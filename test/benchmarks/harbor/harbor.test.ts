@@ -60,6 +60,34 @@ describe('harborBenchmark: loading task folders', () => {
     expect((tasks[2]!.expected as HarborExpected).environmentSha256).toMatch(/^[0-9a-f]{64}$/)
   })
 
+  it('reads all of TOML: arrays of tables, dates, multi-line literal strings, dotted keys', async () => {
+    const root = join(tmp, 'ds')
+    await writeTask(root, 'full-toml', {
+      'instruction.md': 'Do it.',
+      'task.toml': [
+        'version = "1.0"',
+        'metadata.difficulty = "hard"',
+        'metadata.created = 2025-06-01T12:00:00Z',
+        'metadata.tags = ["a", "b"]',
+        '[[metadata.authors]]',
+        'name = "A"',
+        '[[metadata.authors]]',
+        'name = "B"',
+        '[verifier]',
+        "notes = '''",
+        'C:\\raw\\path',
+        "'''",
+        'timeout_sec = 45.5',
+        '[agent]',
+        'timeout_sec = 1_200',
+      ].join('\n'),
+      'tests/test.sh': 'exit 0',
+    })
+    const [task] = await harborBenchmark({ path: root }).listTasks()
+    expect(task!.metadata).toEqual({ difficulty: 'hard', tags: ['a', 'b'] })
+    expect(task!.expected).toMatchObject({ testTimeoutSeconds: 45.5, agentTimeoutSeconds: 1200 })
+  })
+
   it('takes a single task folder as a dataset of one', async () => {
     const tasks = await harborBenchmark({ path: join(FIXTURE_TASKS, 'hello-file') }).listTasks()
     expect(tasks.map((t) => t.id)).toEqual(['hello-file'])
@@ -150,6 +178,36 @@ describe('harborBenchmark: malformed datasets are DATASET_INVALID, naming the fi
     expect(error.location).toEqual({ file: join(root, 'broken', 'task.toml'), line: 2, col: 15 })
     expect(error.message).toContain(`${join(root, 'broken', 'task.toml')}:2:15`)
     expect(error.message).toContain('strings need quotes')
+  })
+
+  it.each([
+    ['a duplicate key', 'timeout_sec = 1\n[verifier]\nx = 1\nx = 2\n', 4, 1],
+    ['an unterminated string', '[metadata]\ndifficulty = "easy\n', 2, 19],
+    ['a table defined twice', '[agent]\n[verifier]\n[agent]\n', 3, 2],
+  ])('a task.toml with %s, with line and column', async (_what, text, line, col) => {
+    const root = join(tmp, 'ds')
+    await writeTask(root, 'bad', { 'instruction.md': 'Do it.', 'task.toml': text, 'tests/test.sh': 'exit 0' })
+    const error = await rejection(Promise.resolve(harborBenchmark({ path: root }).listTasks()))
+    const file = join(root, 'bad', 'task.toml')
+    expect(error.code).toBe('DATASET_INVALID')
+    expect(error.location).toEqual({ file, line, col })
+    expect(error.message).toMatch(
+      new RegExp(
+        `^${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${line}:${col}: task\\.toml is not valid TOML: [^\\n]+$`,
+      ),
+    )
+  })
+
+  it('a task.toml larger than a configuration file', async () => {
+    const root = join(tmp, 'ds')
+    await writeTask(root, 'huge', {
+      'instruction.md': 'Do it.',
+      'task.toml': `# ${'x'.repeat(1024 * 1024)}\n`,
+      'tests/test.sh': 'exit 0',
+    })
+    const error = await rejection(Promise.resolve(harborBenchmark({ path: root }).listTasks()))
+    expect(error.location).toEqual({ file: join(root, 'huge', 'task.toml') })
+    expect(error.message).toContain('larger than')
   })
 
   it('a task.toml with a field of the wrong type, naming the field', async () => {

@@ -53,24 +53,25 @@ describe('analyzeTraceQuality score', () => {
 
   it('counts a call blamed by several findings once', () => {
     const events = trace(
+      ev.call('a'), // 0: the first "a", before the cycle
+      ev.result('a', 'alpha bravo charlie delta'),
+      ev.call('c'), // 2
+      ev.result('c', 'z'),
       ...[1, 2, 3].flatMap(() => [
-        ev.call('a'),
+        ev.call('a'), // 4, 8, 12: the same result again, so repeats as well as the cycle's
         ev.result('a', 'alpha bravo charlie delta'),
         ev.call('b'),
         ev.result('b', 'x'),
       ]),
-      ev.call('a'), // 12: a fourth "a", with a new result: it ends the cycle but is a repeat, and is ignored
-      ev.result('a', 'echo foxtrot golf hotel'),
       ev.answer('nothing'),
     )
     const r = analyzeTraceQuality(events)
     expect(r.findings.map((f) => [f.type, f.citations])).toEqual([
       ['repeated_call', [0, 4, 8, 12]],
-      ['cycle', [0, 2, 4, 6, 8, 10]],
-      ['dead_end', [13, 14]],
+      ['cycle', [4, 6, 8, 10, 12, 14]],
     ])
-    // Wasted: calls 2..5 (cycle), 2, 4, 6 (repeats after the first "a"), 6 (dead end): 5 distinct of 7.
-    expect(r.score).toBeCloseTo(1 - 5 / 7)
+    // Wasted: calls 4..7 (the cycle after its first pass), 2, 4, 6 (repeats after the first "a"): 5 distinct of 8.
+    expect(r.score).toBeCloseTo(1 - 5 / 8)
   })
 })
 
@@ -126,13 +127,15 @@ describe('analyzeTraceQuality findings', () => {
     const events = trace(
       ...distinct,
       ev.call('get', { tags: { n: 7 }, id: 7 }),
+      ev.result('get', { id: 7 }),
       ev.call('get', { id: 7, tags: { n: 7 } }),
+      ev.result('get', { id: 7 }),
     )
     expect(analyzeTraceQuality(events).findings).toEqual([
       {
         type: 'repeated_call',
-        message: 'tool "get" called 3 times with the same arguments at steps 14, 6000, 6001',
-        citations: [14, 6000, 6001],
+        message: 'tool "get" called 3 times with the same arguments at steps 14, 6000, 6002',
+        citations: [14, 6000, 6002],
       },
     ])
   })

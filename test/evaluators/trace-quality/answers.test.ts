@@ -86,6 +86,67 @@ describe('dead_end', () => {
     ]
     for (const drafts of cases) expect(analyzeTraceQuality(trace(...drafts)).findings).toEqual([])
   })
+  it('is not a dead end when the result confirms a write the answer reports as done', () => {
+    const reservation = {
+      reservation_id: 'D1EW9B',
+      status: 'cancelled',
+      flights: [{ flight_number: 'HAT285', origin: 'ATL', destination: 'JFK' }],
+      passengers: [{ first_name: 'Mohamed', last_name: 'Hernandez' }],
+    }
+    for (const tool of ['cancel_reservation', 'updateReservation', 'crm.update-contact', 'book_flight']) {
+      const events = trace(
+        ev.call(tool, { reservation_id: 'D1EW9B' }),
+        ev.result(tool, reservation),
+        ev.answer('Done: it went through, your refund follows in 5 to 7 business days.'),
+      )
+      expect(analyzeTraceQuality(events).findings).toEqual([])
+    }
+    // A read's result is still judged.
+    const read = trace(
+      ev.call('get_reservation_details', { reservation_id: 'D1EW9B' }),
+      ev.result('get_reservation_details', reservation),
+      ev.answer('Done: it went through, your refund follows in 5 to 7 business days.'),
+    )
+    expect(analyzeTraceQuality(read).findings.map((f) => [f.type, f.citations])).toEqual([
+      ['dead_end', [1, 2]],
+    ])
+    // So is a write that failed: the answer should say so (and an error is never a dead end).
+    const failedWrite = trace(
+      ev.call('cancel_reservation', { reservation_id: 'D1EW9B' }),
+      failed('cancel_reservation', 'reservation already flown, cannot cancel'),
+      ev.answer('Done.'),
+    )
+    expect(analyzeTraceQuality(failedWrite).findings).toEqual([])
+  })
+
+  it('matches words by their stems: spelling variants and inflections refer to the result', () => {
+    const status = (text: string) =>
+      trace(
+        ev.call('get_order_status', { id: 7 }),
+        ev.result('get_order_status', { order: 'W2378156', state: text, carrier: 'UPS Ground freight' }),
+        ev.answer('Your order was canceled yesterday and the refunds are on their way.'),
+      )
+    for (const word of ['cancelled', 'cancellation confirmed', 'refunded', 'organised refund']) {
+      expect(analyzeTraceQuality(status(word)).findings).toEqual([])
+    }
+    expect(analyzeTraceQuality(status('shipped')).findings.map((f) => f.type)).toEqual(['dead_end'])
+  })
+
+  it('reads the key of a yes/no value as what the value says', () => {
+    const details = (insurance: JsonValue) =>
+      trace(
+        ev.call('get_reservation_details', { id: 'H8Q05L' }),
+        ev.result('get_reservation_details', {
+          reservation_id: 'H8Q05L',
+          passengers: [{ first_name: 'Harper', last_name: 'Kovacs' }],
+          insurance,
+        }),
+        ev.answer('I see that your reservation includes travel insurance, which is non-refundable.'),
+      )
+    for (const flag of ['yes', 'no', true, false])
+      expect(analyzeTraceQuality(details(flag)).findings).toEqual([])
+    expect(analyzeTraceQuality(details('basic')).findings.map((f) => f.type)).toEqual(['dead_end'])
+  })
 })
 
 describe('hallucinated_tool_result', () => {

@@ -144,6 +144,65 @@ describe('retry_without_change', () => {
     expect(typesOf(fixedFirst)).toEqual([])
   })
 
+  it('flags the same failed call sent again later with the same error, citing both calls', () => {
+    const book = ev.call('book_reservation', { flight: 'HAT136', payment: 'certificate_7504069' })
+    const userTurn: Draft = { kind: 'agent.observation', payload: { text: 'Please try once more.' } }
+    const events = trace(
+      book, // 0
+      failed('book_reservation', 'Error: payment amount does not add up'), // 1
+      ev.call('think', { thought: 'maybe a glitch' }), // 2
+      ev.result('think', ''), // 3
+      userTurn, // 4
+      ev.call('get_user_details', { user_id: 'mia' }), // 5
+      ev.result('get_user_details', { name: 'Mia' }), // 6
+      book, // 7
+      failed('book_reservation', 'Error: payment amount does not add up'), // 8
+      ev.answer('Sorry, the booking failed.'),
+    )
+    const r = analyzeTraceQuality(events)
+    expect(r.findings).toEqual([
+      {
+        type: 'retry_without_change',
+        message:
+          'tool "book_reservation" retried at step 7 with the same arguments as its call at step 0, and failed ' +
+          'with the same error (steps 1, 8); nothing changed in between',
+        citations: [0, 7],
+      },
+    ])
+    expect(r.passed).toBe(false)
+  })
+
+  it('spares a later retry when the error changed or a write went through in between', () => {
+    const call = ev.call('book_reservation', { flight: 'HAT136' })
+    const otherError = trace(
+      call,
+      failed('book_reservation', 'Error: payment amount does not add up'),
+      ev.call('think', { thought: 'hm' }),
+      call,
+      failed('book_reservation', 'Error: flight sold out'),
+    )
+    expect(typesOf(otherError)).toEqual([])
+    const wroteBetween = trace(
+      call,
+      failed('book_reservation', 'Error: certificate not found'),
+      ev.call('cancel_reservation', { id: 'HATHAU' }),
+      ev.result('cancel_reservation', { status: 'cancelled' }),
+      call,
+      failed('book_reservation', 'Error: certificate not found'),
+    )
+    expect(typesOf(wroteBetween)).toEqual([])
+    // A write that failed changed nothing.
+    const failedWrite = trace(
+      call,
+      failed('book_reservation', 'Error: certificate not found'),
+      ev.call('cancel_reservation', { id: 'HATHAU' }),
+      failed('cancel_reservation', 'Error: already cancelled'),
+      call,
+      failed('book_reservation', 'Error: certificate not found'),
+    )
+    expect(typesOf(failedWrite)).toEqual(['retry_without_change'])
+  })
+
   it('leaves a retry loop to repeated_call: no call is blamed twice', () => {
     const loop = trace(
       ...[1, 2, 3].flatMap(() => [ev.call('fetch', { url: 'u' }), failed('fetch')]),

@@ -29,7 +29,7 @@ describe('repeated_call', () => {
     ev.call('search', { page: 1, q: 'x' }), // 3: same arguments, other key order
     ev.result('search', []), // 4
     ev.call('search', { q: 'x', page: 1 }), // 5
-    ev.result('search', ['hit']), // 6
+    ev.result('search', []), // 6
     ev.answer('none'), // 7
   )
 
@@ -63,6 +63,57 @@ describe('repeated_call', () => {
       },
     ])
   })
+  it('does not count a repeat that brought a new result: a test re-run after each edit is progress', () => {
+    const run = (output: string): Draft[] => [
+      ev.call('bash', { command: 'python reproduce.py' }),
+      ev.result('bash', output),
+    ]
+    const edit = (n: number): Draft[] => [ev.call('edit', { line: n }), ev.result('edit', `edited ${n}`)]
+    const events = trace(
+      ...run('TypeError: unsupported operand'), // 0
+      ...edit(1),
+      ...run('KeyError: PixelRepresentation'), // 4
+      ...edit(2),
+      ...run('Script completed successfully'), // 8
+      ev.answer('Fixed: the script completes successfully.'),
+    )
+    expect(analyzeTraceQuality(events).findings).toEqual([])
+  })
+
+  it('counts the repeats that brought nothing new, wherever they are, and only those', () => {
+    const run = (output: JsonValue): Draft[] => [ev.call('run_tests'), ev.result('run_tests', output)]
+    const events = trace(
+      ...run('1 failed'), // 0
+      ev.call('edit', { n: 1 }), // 2
+      ...run('2 failed'), // 3: new
+      ev.call('edit', { n: 2 }), // 5
+      ...run('1 failed'), // 6: as at step 0
+      ev.call('edit', { n: 3 }), // 8
+      ...run('1 failed'), // 9: as at step 0 again
+      ev.answer('Still 1 failed.'),
+    )
+    expect(analyzeTraceQuality(events).findings.map((f) => [f.type, f.citations])).toEqual([
+      ['repeated_call', [0, 6, 9]],
+    ])
+  })
+
+  it('counts repeats that fail with the same error, but not the same call failing differently', () => {
+    const failing = (error: string): Draft[] => [
+      ev.call('book', { flight: 'HAT030' }),
+      { kind: 'agent.tool_result', payload: { tool: 'book', result: error, isError: true } },
+      observe('Please try again.'),
+    ]
+    const same = trace(...failing('not available'), ...failing('not available'), ...failing('not available'))
+    expect(analyzeTraceQuality(same).findings.map((f) => [f.type, f.citations])).toEqual([
+      ['repeated_call', [0, 3, 6]],
+    ])
+    const different = trace(
+      ...failing('not available'),
+      ...failing('sold out'),
+      ...failing('payment declined'),
+    )
+    expect(analyzeTraceQuality(different).findings.map((f) => f.type)).not.toContain('repeated_call')
+  })
 })
 
 describe('cycle', () => {
@@ -90,11 +141,8 @@ describe('cycle', () => {
       steps: [],
       findings: [],
     })
-    // The same calls three times over are still repeats, even when their results change.
-    expect(analyzeTraceQuality(events).findings.map((f) => f.type)).toEqual([
-      'repeated_call',
-      'repeated_call',
-    ])
+    // Nor are they repeats: each pass brought something new.
+    expect(analyzeTraceQuality(events).findings).toEqual([])
   })
 
   it('is not a cycle when a new observation arrives in every pass', () => {
@@ -146,8 +194,14 @@ describe('cycle', () => {
 
   it('leaves repeats a cycle explains to the cycle, but reports repeats outside it', () => {
     expect(analyzeTraceQuality(trace(...searchOpen(3))).findings.map((f) => f.type)).toEqual(['cycle'])
-    const events = trace(...searchOpen(3), ev.call('other'), ev.call('search', { q: 'a' }))
-    // The fourth search (step 13) is outside the cycle, so the search group is reported whole; open's is not.
+    const events = trace(
+      ...searchOpen(3),
+      ev.call('other'),
+      ev.call('search', { q: 'a' }),
+      ev.result('search', []),
+    )
+    // The fourth search (step 13, the same result again) is outside the cycle, so the search group is reported
+    // whole; open's is not.
     expect(analyzeTraceQuality(events).findings.map((f) => [f.type, f.citations])).toEqual([
       ['repeated_call', [0, 4, 8, 13]],
       ['cycle', [0, 2, 4, 6, 8, 10]],

@@ -322,6 +322,9 @@ describe('report.html in headless Chromium, offline', () => {
       expect(await page.getByTestId('regressed').getByTestId('task-link').count()).toBe(
         summary.comparison!.overall.regressions.length,
       )
+      expect(await page.getByTestId('broken').getByTestId('task-link').count()).toBe(
+        summary.comparison!.broken.length,
+      )
 
       // Sorting by a header, both ways, and filtering.
       const rates = () => columnTexts(page, 'tasks', 'passRate').then((xs) => xs.map(parseFloat))

@@ -269,6 +269,29 @@ describe('renderHtmlReport: the data round trip', () => {
     expect(data.comparison!.regressed.every((r) => r.task !== null)).toBe(true)
   })
 
+  it('lists the broken tasks of the comparison with links to them', () => {
+    const input = fixture((trials) =>
+      trials.map((t) => (t.taskId === 'task-0' ? { ...t, passed: false, outcome: 'failed' as const } : t)),
+    )
+    const baseline = makeTrials({ runId: 'base' }).map((t) => ({
+      ...t,
+      outcome: 'passed' as const,
+      passed: true,
+    }))
+    const comparison = compareToBaseline(
+      { runId: 'base', benchmarks: [FIXTURE_BENCHMARK], trials: baseline },
+      { runId: 'cand', benchmarks: [FIXTURE_BENCHMARK], trials: input.trials },
+      { failOnBroken: true },
+    )
+    const { data } = render({ ...input, summary: { ...input.summary, comparison } })
+    expect(data.comparison!.broken).toEqual([{ label: 'toy/task-0: 2/2 → 0/2', task: 0 }])
+    expect(data.comparison!.verdict).toBe('NO_GO')
+    expect(data.comparison!.facts.find(([k]) => k === 'Settings')?.[1]).toContain(
+      'any broken task fails (failOnBroken)',
+    )
+    expect(data.comparison!.metrics.rows).toHaveLength(1 + comparison.evaluators.length)
+  })
+
   it('lists never-passed and flaky tasks with links to them, and no flakiness when every task ran once', () => {
     const input = fixture((trials) =>
       trials.map((t) => (t.taskId === 'task-0' ? { ...t, passed: false } : t)),

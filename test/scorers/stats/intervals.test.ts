@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
+  clopperPearsonUpper,
   clusteredStandardError,
   normalQuantile,
   seededRandom,
@@ -143,5 +144,37 @@ describe('clusteredStandardError', () => {
     expect(clusteredStandardError([], [])).toBeNull()
     expect(() => clusteredStandardError([1, 2], ['a'])).toThrow(RangeError)
     expect(() => clusteredStandardError([1, Number.NaN], ['a', 'b'])).toThrow(RangeError)
+  })
+})
+
+describe('clopperPearsonUpper', () => {
+  // Reference values: scipy 1.17.1 `stats.beta.ppf(0.95, k + 1, n - k)`, each confirmed to 1e-15 by an independent
+  // bisection on the binomial CDF in exact rational arithmetic (Python fractions, 60 halvings: P[X ≤ k | n, p] =
+  // 0.05), and for k = 0 by the closed form 1 − 0.05^(1/n).
+  const REFERENCE: [k: number, n: number, upper: number][] = [
+    [0, 1, 0.95],
+    [0, 8, 0.3123439780663678],
+    [0, 10, 0.2588655508930522],
+    [0, 20, 0.13910834066826516],
+    [0, 50, 0.05815507911697225],
+    [0, 58, 0.050339338330420105],
+    [0, 59, 0.04950760988822693],
+    [1, 50, 0.09139813071969738],
+    [2, 8, 0.5996893891908329],
+    [3, 20, 0.3436638043142818],
+    [5, 100, 0.1022533776432745],
+    [30, 500, 0.08050473428435707],
+  ]
+
+  it.each(REFERENCE)('%i of %i: the exact one-sided 95%% upper bound', (k, n, upper) => {
+    expect(clopperPearsonUpper(k, n, 0.95)).toBeCloseTo(upper, 12)
+  })
+
+  it('is about 3/n at 0 of n (the rule of three), 1 at n of n and null for no trials', () => {
+    expect(clopperPearsonUpper(0, 300)! * 300).toBeCloseTo(3, 1)
+    expect(clopperPearsonUpper(4, 4)).toBe(1)
+    expect(clopperPearsonUpper(0, 0)).toBeNull()
+    expect(() => clopperPearsonUpper(5, 4)).toThrow(RangeError)
+    expect(() => clopperPearsonUpper(1, 4, 1)).toThrow(RangeError)
   })
 })
