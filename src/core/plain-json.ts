@@ -14,7 +14,10 @@ export interface JsonProblem {
   fix: string
 }
 
-/** Every value that JSON would lose or refuse, in the order they appear. */
+/**
+ * Every value that JSON would change or refuse, in the order they appear. An object's key whose value is undefined
+ * is not one: JSON leaves it out, as an unset optional field should be.
+ */
 export function plainJsonProblems(value: unknown, path: JsonPath = []): JsonProblem[] {
   const problems: JsonProblem[] = []
   walk(value, path, new Set(), problems)
@@ -44,16 +47,14 @@ function walk(value: unknown, path: JsonPath, seen: Set<object>, out: JsonProble
       else walk(value[i], [...path, i], seen, out)
     }
   } else {
-    for (const [key, item] of Object.entries(value)) {
-      if (item === undefined) out.push({ path: [...path, key], ...UNDEFINED_IN_OBJECT })
-      else walk(item, [...path, key], seen, out)
-    }
+    // A key whose value is undefined is absent, as in JSON (an optional field left unset).
+    for (const [key, item] of Object.entries(value))
+      if (item !== undefined) walk(item, [...path, key], seen, out)
   }
   seen.delete(value)
 }
 
 const UNDEFINED_IN_ARRAY = { what: 'undefined', fix: 'use null, or leave the item out' }
-const UNDEFINED_IN_OBJECT = { what: 'undefined', fix: 'leave the key out, or use null' }
 
 function problemOf(value: unknown): Omit<JsonProblem, 'path'> | undefined {
   switch (typeof value) {
@@ -79,7 +80,7 @@ function problemOf(value: unknown): Omit<JsonProblem, 'path'> | undefined {
     case 'symbol':
       return { what: 'a symbol', fix: 'pass a string' }
     case 'undefined':
-      return UNDEFINED_IN_OBJECT
+      return { what: 'undefined', fix: 'use null' }
     default:
       break
   }

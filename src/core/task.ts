@@ -23,7 +23,8 @@ export function defineTask(input: TaskInput, options: { unseen?: JsonValue } = {
   throwTaskProblems(taskProblems(content, TaskContent))
   const { unseen } = options
   const checksum = checksumOf(unseen === undefined ? content : { content, unseen })
-  return TaskSpec.parse({ ...content, checksum })
+  // As JSON has it (keys left undefined gone), which is what the checksum was taken over.
+  return TaskSpec.parse({ ...asJson(content), checksum })
 }
 
 /**
@@ -51,13 +52,16 @@ export function taskProblems(value: unknown, schema: z.ZodType = TaskSpec): stri
     return [`a task must be an object with id, benchmark and prompt, got ${describeKind(value)}`]
   }
   const name = taskName(value)
-  // An optional field left undefined is absent, as in JSON.
-  const fields = Object.entries(value).filter(([, v]) => v !== undefined)
-  const plain = fields.flatMap(([key, v]) => plainJsonProblems(v, [key]))
+  const plain = plainJsonProblems(value)
   if (plain.length > 0) return plain.map((p) => `${name}: ${describeJsonProblem(p)}`)
-  const parsed = schema.safeParse(Object.fromEntries(fields))
+  const parsed = schema.safeParse(asJson(value))
   if (parsed.success) return []
   return parsed.error.issues.map((issue) => `${name}: ${issueText(issue, value)}`)
+}
+
+/** A copy as JSON has it: only for a value plainJsonProblems found nothing in. */
+function asJson<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T
 }
 
 function throwTaskProblems(lines: readonly string[]): void {
