@@ -6,6 +6,7 @@ import {
   TRIAL_CASE_META_KEY,
   TRIAL_ID_META_KEY,
   type TrialCaseId,
+  assertTaskSpecs,
   assertUniqueTaskIds,
   benchmarkTraceDir,
   trialArtifactsDir,
@@ -176,7 +177,9 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
 
   describe(benchmark.id, async () => {
     const [tasks, info] = await Promise.all([benchmark.listTasks(), benchmark.info()])
-    // Before any case registers: two tasks of one id would run as two cases and merge into one trial.
+    // Once, before any case registers: a task that is not plain JSON would fail far from its definition, and two
+    // tasks of one id would run as two cases and merge into one trial.
+    assertTaskSpecs(benchmark.id, tasks)
     assertUniqueTaskIds(tasks, info.id)
     const finished: TrialRecord[] = []
     const baseline = baselineGateFor(options.baseline, options.compare, providedRun())

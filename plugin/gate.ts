@@ -1,4 +1,4 @@
-import type { TrialRecord } from '../src/core/index.ts'
+import type { ThrownError, TrialRecord } from '../src/core/index.ts'
 
 /** Minimum aggregate pass rate for a benchmark, or 'each' (every trial must pass). */
 export type Gate = 'each' | { minPassRate: number }
@@ -21,9 +21,10 @@ export function explainTrial(record: TrialRecord): string {
   const lines = [
     `${record.taskId} #${record.trial}: ${record.outcome} (terminatedBy ${record.result?.terminatedBy ?? 'n/a'})`,
   ]
-  if (record.result?.error) lines.push(`  error: ${record.result.error}`)
+  if (record.result?.error) lines.push(`  error: ${record.result.error}${thrownAt(record.result.thrown)}`)
   for (const s of record.scores) {
-    if (!s.passed) lines.push(`  ${s.evaluatorId}: ${s.score} — ${s.explanation}${cite(s.citations)}`)
+    if (!s.passed)
+      lines.push(`  ${s.evaluatorId}: ${s.score} — ${s.explanation}${thrownAt(s.thrown)}${cite(s.citations)}`)
   }
   for (const v of record.verdicts) {
     for (const f of v.findings)
@@ -31,6 +32,13 @@ export function explainTrial(record: TrialRecord): string {
   }
   for (const w of record.warnings) lines.push(`  warning: ${w}`)
   return lines.join('\n')
+}
+
+/** ` [TypeError at fn (evals/x.eval.ts:3:9)]`: what was thrown and the user's frame it came from. */
+function thrownAt(thrown: ThrownError | undefined): string {
+  if (!thrown) return ''
+  const top = thrown.stack[0]
+  return ` [${thrown.type}${top === undefined ? '' : ` at ${top}`}]`
 }
 
 function cite(steps: number[]): string {

@@ -11,6 +11,19 @@ const nonNegative = z.number().finite().nonnegative()
 const count = z.number().int().nonnegative()
 const isoTime = z.iso.datetime({ offset: true })
 
+/**
+ * What a runner, an evaluator or a benchmark's prepare threw: its type (`TypeError`, the class name), its `code` when
+ * it has one (`ENOENT`, `INFRA_FAILURE`), its message, and the stack frames of the user's code, top first, redacted
+ * (see core/thrown-error.ts: no frame of Node, of node_modules or of this package).
+ */
+export const ThrownError = z.object({
+  type: z.string().min(1),
+  code: z.string().optional(),
+  message: z.string(),
+  stack: z.array(z.string()).default([]),
+})
+export type ThrownError = z.infer<typeof ThrownError>
+
 export const ToolSpec = z.object({
   name: z.string().min(1),
   description: z.string().default(''),
@@ -140,8 +153,14 @@ export const TracePayloads = {
     terminatedBy: TerminatedBy,
     success: z.boolean(),
     error: z.string().nullable(),
+    thrown: ThrownError.optional(),
   }),
-  'evaluator.score': z.looseObject({ evaluatorId: z.string(), score: z.number(), passed: z.boolean() }),
+  'evaluator.score': z.looseObject({
+    evaluatorId: z.string(),
+    score: z.number(),
+    passed: z.boolean(),
+    thrown: ThrownError.optional(),
+  }),
   /** A model call made by an evaluator (an LLM judge), with what it cost; `status` says how the attempt ended. */
   'evaluator.model_call': z.looseObject({
     evaluatorId: z.string(),
@@ -200,6 +219,8 @@ export const AgentResult = z.object({
   turns: count,
   wallSeconds: nonNegative,
   terminatedBy: TerminatedBy,
+  /** Set when the runner threw (or its prepare did): `error` is its message, this is the rest. Absent before. */
+  thrown: ThrownError.optional(),
 })
 export type AgentResult = z.infer<typeof AgentResult>
 
@@ -239,6 +260,8 @@ export const EvaluatorScore = z.object({
    * verdict on the agent. The engine sets it; an evaluator signals it by throwing.
    */
   error: z.string().nullable().default(null),
+  /** Set when the evaluator threw: its type and stack beside `error`. Absent in older bundles. */
+  thrown: ThrownError.optional(),
 })
 export type EvaluatorScore = z.infer<typeof EvaluatorScore>
 

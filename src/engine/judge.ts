@@ -2,7 +2,9 @@ import {
   EvaluatorKind,
   EvaluatorScore,
   PolicyVerdict,
+  describeThrown,
   errorMessage,
+  type ThrownError,
   type Evaluator,
   type EvaluatorContext,
   type PolicyChecker,
@@ -48,7 +50,7 @@ async function score(
   try {
     raw = await evaluator.evaluate(view, ctx)
   } catch (e) {
-    return failedScore(ids, latencyMs(), `evaluator threw: ${errorMessage(e)}`)
+    return failedScore(ids, latencyMs(), `evaluator threw: ${errorMessage(e)}`, describeThrown(e))
   }
   // `error` is the engine's to set: an evaluator that could not judge throws.
   const parsed = EvaluatorScore.safeParse({ ...(raw as object), ...ids, latencyMs: latencyMs(), error: null })
@@ -65,6 +67,7 @@ function failedScore(
   ids: Pick<EvaluatorScore, 'evaluatorId' | 'kind'>,
   latencyMs: number,
   explanation: string,
+  thrown?: ThrownError,
 ): { item: EvaluatorScore; failure: string } {
   const item = EvaluatorScore.parse({
     ...ids,
@@ -73,6 +76,7 @@ function failedScore(
     latencyMs,
     explanation,
     error: explanation,
+    ...(thrown ? { thrown } : {}),
   })
   return { item, failure: `${ids.evaluatorId}: ${explanation}` }
 }

@@ -1,5 +1,6 @@
 import {
   ArtifactRef,
+  describeThrown,
   errorMessage,
   isAgentEvalOpsError,
   type AgentOutput,
@@ -10,6 +11,7 @@ import {
   type ResourceLimits,
   type TaskSpec,
   type TerminatedBy,
+  type ThrownError,
 } from '../core/index.ts'
 import { limitMessage, startWallClock } from './limits.ts'
 import { RunControl } from './run-control.ts'
@@ -89,6 +91,7 @@ function buildResult(
   const output = settled.kind === 'returned' ? normalizeOutput(settled.output) : null
   let terminatedBy: TerminatedBy
   let error: string | null = null
+  let thrown: ThrownError | undefined
 
   const stop = control.stop
   if (stop) {
@@ -97,6 +100,8 @@ function buildResult(
   } else if (settled.kind === 'threw') {
     terminatedBy = isHarnessError(settled.error) ? 'infra_failure' : 'agent_error'
     error = errorMessage(settled.error)
+    // The type and the user's frames, so the crash can be debugged from the bundle (redacted with the result).
+    thrown = describeThrown(settled.error)
   } else if (output?.error !== undefined) {
     terminatedBy = 'agent_error'
     error = output.error
@@ -112,7 +117,7 @@ function buildResult(
   for (const a of output?.artifacts ?? []) {
     if (!artifacts.some((b) => b.name === a.name && b.path === a.path)) artifacts.push(a)
   }
-  return { ...usage, success, finalAnswer, artifacts, error, terminatedBy }
+  return { ...usage, success, finalAnswer, artifacts, error, terminatedBy, ...(thrown ? { thrown } : {}) }
 }
 
 interface NormalizedOutput {

@@ -22,6 +22,8 @@ import {
   type TraceStore,
   type TrialView,
   type Usage,
+  describeThrown,
+  type ThrownError,
 } from '../core/index.ts'
 import {
   DEFAULT_GRADE_TIMEOUT_SECONDS,
@@ -183,7 +185,11 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
     const prepared = await clock.time('prepare', () => prepareEnv(options, warn))
     if (!prepared.ok) {
       // The trial never ran; a terminal event still keeps its trace file consistent with every other one.
-      recorder.record('agent.terminal', terminalPayload(notRun(`prepare failed: ${prepared.error}`)))
+      // Its result stays null; what prepare threw is kept in the trace.
+      recorder.record(
+        'agent.terminal',
+        terminalPayload(notRun(`prepare failed: ${prepared.error}`, prepared.thrown)),
+      )
     } else {
       const env = prepared.env
       try {
@@ -280,14 +286,14 @@ function taskLabels(task: TaskSpec): Record<string, string> {
 async function prepareEnv(
   options: RunTrialOptions,
   warn: (msg: string) => void,
-): Promise<{ ok: true; env: EnvHandle } | { ok: false; error: string }> {
+): Promise<{ ok: true; env: EnvHandle } | { ok: false; error: string; thrown: ThrownError }> {
   if (!options.prepare) return { ok: true, env: {} }
   try {
     return { ok: true, env: (await options.prepare(options.task)) ?? {} }
   } catch (e) {
     const error = errorMessage(e)
     warn(`prepare failed: ${error}`)
-    return { ok: false, error }
+    return { ok: false, error, thrown: describeThrown(e) }
   }
 }
 
@@ -315,8 +321,9 @@ function describeRunner(runner: AgentRunner, warn: (msg: string) => void): Runne
   return UNKNOWN_RUNNER
 }
 
-function notRun(error: string): AgentResult {
+function notRun(error: string, thrown: ThrownError): AgentResult {
   return {
+    thrown,
     success: false,
     finalAnswer: null,
     artifacts: [],
@@ -339,5 +346,6 @@ function terminalPayload(result: AgentResult) {
     totalCostUsd: result.totalCostUsd,
     turns: result.turns,
     wallSeconds: result.wallSeconds,
+    ...(result.thrown ? { thrown: result.thrown } : {}),
   }
 }

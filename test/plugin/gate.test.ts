@@ -127,6 +127,41 @@ describe('explainTrial', () => {
     expect(explainTrial(crashed)).toBe(
       'arith-add #0: agent_error (terminatedBy agent_error)\n  error: agent crashed: boom',
     )
+    const threw = record({
+      outcome: 'infra_failure',
+      passed: false,
+      result: {
+        ...result,
+        success: false,
+        terminatedBy: 'agent_error',
+        error: 'boom',
+        thrown: {
+          type: 'TypeError',
+          message: 'boom',
+          stack: ['parse (evals/a.eval.ts:3:9)', 'evals/a.eval.ts:9:1'],
+        },
+      },
+      scores: [
+        {
+          evaluatorId: 'judge',
+          kind: 'deterministic',
+          score: 0,
+          passed: false,
+          latencyMs: 1,
+          explanation: 'evaluator threw: no',
+          error: 'evaluator threw: no',
+          thrown: { type: 'RangeError', message: 'no', stack: [] },
+        },
+      ],
+      verdicts: [],
+    })
+    expect(explainTrial(threw)).toBe(
+      [
+        'arith-add #0: infra_failure (terminatedBy agent_error)',
+        '  error: boom [TypeError at parse (evals/a.eval.ts:3:9)]',
+        '  judge: 0 — evaluator threw: no [RangeError]',
+      ].join('\n'),
+    )
     const neverRan = record({
       outcome: 'infra_failure',
       passed: false,

@@ -7,16 +7,18 @@ import { z } from 'zod'
 import {
   AgentEvalOpsError,
   defineTask,
+  describeJsonProblem,
   errorMessage,
   JsonObject,
   JsonValue,
+  plainJsonProblems,
   sha256,
   TaskMetadata,
   type TaskSpec,
   type ToolSpec,
 } from '../../core/index.ts'
 import { bindGrader, GraderProblem, GraderSpec, impliedGrader, type TaskGrader } from './grader.ts'
-import { describeIssue, orderIssues } from './issues.ts'
+import { describeIssue, formatPath, orderIssues, valueAt } from './issues.ts'
 
 const requireModule = createRequire(import.meta.url)
 let yamlModule: typeof Yaml | undefined
@@ -99,18 +101,27 @@ class Problems {
   add(problem: Problem): void {
     this.list.push(problem)
   }
-  /** The first problem (by line) as the error; the count of the others in its message. */
+  /**
+   * Every problem at once, by line, one line each (`file:line: message`), so a file is fixed in one pass; the
+   * error's location is the first one's.
+   */
   throwIfAny(source: DatasetSource): void {
     if (this.list.length === 0) return
     const sorted = [...this.list].sort((a, b) => (a.line ?? 0) - (b.line ?? 0))
     const first = sorted[0]!
-    const more = sorted.length - 1
-    throw datasetError(
-      source,
-      `${first.message}${more > 0 ? ` (and ${more} more problem${more > 1 ? 's' : ''} in the file)` : ''}`,
-      first.hint,
-      first.line,
-    )
+    if (sorted.length === 1) throw datasetError(source, first.message, first.hint, first.line)
+    const where = (p: Problem): string =>
+      p.line === undefined ? source.display : `${source.display}:${p.line}`
+    const hints = [...new Set(sorted.map((p) => p.hint))]
+    const lines = [
+      `${sentence(first.message)}`,
+      ...sorted.slice(1).map((p) => `${where(p)}: ${sentence(p.message)}`),
+      `${sorted.length} problems in the file.`,
+    ]
+    throw new AgentEvalOpsError('DATASET_INVALID', lines.join('\n'), {
+      hint: hints.join(' '),
+      location: { file: source.display, ...(first.line === undefined ? {} : { line: first.line }) },
+    })
   }
 }
 
@@ -313,6 +324,10 @@ function taskOf(entry: DatasetTaskEntry, benchmark: string, spec: GraderSpec, gr
   return grader.match === undefined ? task : { ...task, match: grader.match }
 }
 
+function isMissing(issue: z.core.$ZodIssue, value: unknown): boolean {
+  return issue.code === 'invalid_type' && valueAt(value, issue.path) === undefined
+}
+
 function nameOf(record: RawRecord): string {
   const id = (record.value as { id?: unknown } | null)?.id
   const named = typeof id === 'string' && id !== '' ? `task ${JSON.stringify(id)}` : 'task'
@@ -321,7 +336,7 @@ function nameOf(record: RawRecord): string {
 
 /**
  * Reads, parses and validates a dataset file, binding each task's grader (its own, else `defaultGrader`, else the
- * one its `expected` implies, see impliedGrader). Throws DATASET_INVALID at the first problem, by line, counting the others.
+ * one its `expected` implies, see impliedGrader). Throws DATASET_INVALID listing every problem of the file, by line.
  */
 export function loadDataset(
   source: DatasetSource,
@@ -348,15 +363,38 @@ export function loadDataset(
       })
       continue
     }
-    const parsed = DatasetTaskEntry.safeParse(value)
-    if (!parsed.success) {
-      const issue = orderIssues(parsed.error.issues)[0]!
-      const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path
+    // What JSON cannot hold (a YAML `.nan`, `.inf`) first: the schema would only say "invalid input" about it.
+    const notPlain = plainJsonProblems(value)
+    for (const p of notPlain) {
       problems.add({
-        line: record.lineOf(path),
-        message: `${name}: ${describeIssue(issue, value)}`,
+        line: record.lineOf(p.path),
+        message: `${name}: ${describeJsonProblem(p)}`,
         hint: FORMAT_HINT,
       })
+    }
+    if (notPlain.length > 0) continue
+    const parsed = DatasetTaskEntry.safeParse(value)
+    if (!parsed.success) {
+      // A typo'd key is the cause of the key it leaves missing beside it: the typo alone is reported.
+      const ordered = orderIssues(parsed.error.issues)
+      const typoIn = new Set(
+        ordered.filter((i) => i.code === 'unrecognized_keys').map((i) => formatPath(i.path)),
+      )
+      const causes = ordered.filter(
+        (i) => !(isMissing(i, value) && typoIn.has(formatPath(i.path.slice(0, -1)))),
+      )
+      for (const issue of causes) {
+        const keys = issue.code === 'unrecognized_keys' ? issue.keys : [undefined]
+        for (const key of keys) {
+          const path = key === undefined ? issue.path : [...issue.path, key]
+          const one = key === undefined || keys.length === 1 ? issue : { ...issue, keys: [key] }
+          problems.add({
+            line: record.lineOf(path),
+            message: `${name}: ${describeIssue(one, value)}`,
+            hint: FORMAT_HINT,
+          })
+        }
+      }
       continue
     }
     const entry = parsed.data

@@ -116,6 +116,8 @@ export interface ScoreData {
   status: 'pass' | 'FAIL' | 'error'
   explanation: string
   error?: string
+  /** What the evaluator threw, as a stack trace: `TypeError: message` and its user frames. */
+  thrown?: string
   citations?: number[]
   findings?: FindingData[]
 }
@@ -145,6 +147,8 @@ export interface TrialData {
   line: string
   answer: string | null
   error?: string
+  /** What the runner threw, as a stack trace: `TypeError: message` and its user frames. */
+  thrown?: string
   warnings?: string[]
   scores: ScoreData[]
   verdicts?: VerdictData[]

@@ -30,9 +30,9 @@ function describeEvent(kind, p) {
     case 'agent.final_answer':
       return { who: '', text: str(p.answer) };
     case 'agent.terminal':
-      return { who: '', text: str(p.terminatedBy) + (p.success ? ', success' : ', no success') + (p.error ? ': ' + p.error : '') };
+      return { who: '', text: str(p.terminatedBy) + (p.success ? ', success' : ', no success') + (p.thrown ? ', threw ' + str(p.thrown.type) : '') + (p.error ? ': ' + p.error : '') };
     case 'evaluator.score':
-      return { who: str(p.evaluatorId), text: 'score ' + str(p.score) + (p.passed ? ', passed' : ', failed') };
+      return { who: str(p.evaluatorId), text: 'score ' + str(p.score) + (p.passed ? ', passed' : ', failed') + (p.thrown ? ', threw ' + str(p.thrown.type) : '') };
     case 'evaluator.model_call':
       return {
         who: str(p.evaluatorId) + ' \u00b7 ' + str(p.model),
@@ -176,6 +176,7 @@ function scoreItem(ti, s, tl) {
       s.citations ? [' \u2014 cites', citationLinks(ti, s.citations, tl)] : null,
     ]),
     s.error !== undefined ? h('div', { class: 'error' }, 'could not judge: ' + s.error) : null,
+    s.thrown !== undefined ? textBlock(s.thrown, 'score-stack') : null,
     s.explanation ? h('div', { class: 'explanation' }, expandable(s.explanation, null, 'explanation')) : null,
     findingList(ti, s.findings, tl),
   ]);
@@ -193,6 +194,7 @@ function buildTrial(ti, container) {
   var tl = timeline(ti, trial);
   var parts = [];
   if (trial.error !== undefined) parts.push(h('h4', null, 'Error'), textBlock(trial.error, 'trial-error'));
+  if (trial.thrown !== undefined) parts.push(h('h4', null, 'What the agent threw'), textBlock(trial.thrown, 'trial-stack'));
   parts.push(h('h4', null, 'Final answer'));
   parts.push(trial.answer === null ? h('p', { class: 'muted', 'data-testid': 'no-final-answer' }, 'No final answer.') : textBlock(trial.answer, 'final-answer'));
   if (trial.phases) {

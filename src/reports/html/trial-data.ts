@@ -1,4 +1,11 @@
-import type { EvaluatorScore, RunSummary, ScoredTrial, TraceEvent, TrialRecord } from '../../core/index.ts'
+import type {
+  EvaluatorScore,
+  RunSummary,
+  ScoredTrial,
+  ThrownError,
+  TraceEvent,
+  TrialRecord,
+} from '../../core/index.ts'
 import { DASH, decimal, fraction, integer, percent, seconds, usd } from '../format.ts'
 import { taskKeyOf } from '../summary-text.ts'
 import type { EventData, FindingData, PhaseData, ScoreData, TaskInfo, TrialData } from './page-data.ts'
@@ -82,6 +89,7 @@ function trialOf(record: HtmlReportTrial, task: number): TrialData {
     events: [],
   }
   if (result?.error != null) trial.error = capText(result.error)
+  if (result?.thrown) trial.thrown = stackText(result.thrown)
   if (record.warnings.length > 0) trial.warnings = record.warnings.map(capText)
   if (record.verdicts.length > 0) {
     trial.verdicts = record.verdicts.map((v) => ({
@@ -114,12 +122,19 @@ function scoreOf(score: EvaluatorScore): ScoreData {
     status: score.error !== null ? 'error' : score.passed ? 'pass' : 'FAIL',
     explanation: capText(score.explanation),
     ...(score.error === null ? {} : { error: capText(score.error) }),
+    ...(score.thrown ? { thrown: stackText(score.thrown) } : {}),
     ...nonEmpty('citations', score.citations),
     ...nonEmpty(
       'findings',
       score.findings.map((f) => findingOf(f.type, f.message, f.citations)),
     ),
   }
+}
+
+/** `TypeError [ENOENT]: message` and `    at …` per frame, as Node prints a stack. */
+export function stackText(thrown: ThrownError): string {
+  const head = `${thrown.type}${thrown.code === undefined ? '' : ` [${thrown.code}]`}: ${thrown.message}`
+  return capText([head, ...thrown.stack.map((frame) => `    at ${frame}`)].join('\n'))
 }
 
 function phasesOf(timing: NonNullable<HtmlReportTrial['timing']>): PhaseData[] {

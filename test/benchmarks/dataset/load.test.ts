@@ -225,10 +225,50 @@ describe('dataset: invalid files are DATASET_INVALID errors at file:line', () =>
     expect(error.message).toContain("the task has a mapping (the benchmark's default grader)")
   })
 
-  it('reports the first problem by line and counts the others', async () => {
-    const { error } = await loadError('many.jsonl', '{"prompt":"p"}\n{"id":"a"}\nnot json\n')
+  it('reports every problem of the file at once, by line, one line each', async () => {
+    const { path, error } = await loadError('many.jsonl', '{"prompt":"p"}\n{"id":"a"}\nnot json\n')
     expect(error.location?.line).toBe(1)
-    expect(error.message).toContain('(and 2 more problems in the file)')
+    expect(error.message.split('\n')).toEqual([
+      `${path}:1: task: missing id.`,
+      `${path}:2: task "a": missing prompt.`,
+      expect.stringContaining(`${path}:3: the line is not valid JSON: `),
+      expect.stringMatching(/^3 problems in the file\. Fix the task in the dataset file/),
+    ])
+  })
+
+  it('lists every problem of a YAML file with its line and field path, a value JSON cannot hold among them', async () => {
+    const { path, error } = await loadError(
+      'several.yaml',
+      [
+        '- id: a', //                      1
+        '  prompt: p', //                  2
+        '  input:', //                     3
+        '    x: .nan', //                  4
+        '    y: [1, .inf]', //             5
+        '- id: b', //                      6
+        '  prompt: 42', //                 7
+        '  metadata:', //                  8
+        '    category: [x]', //            9
+        '- id: c', //                     10
+        '  prompt: p', //                 11
+        '  tools:', //                    12
+        '    - description: no name', //  13
+        '  extra: 1', //                  14
+        '',
+      ].join('\n'),
+    )
+    expect(error.code).toBe('DATASET_INVALID')
+    expect(error.location?.line).toBe(4)
+    const lines = error.message.split('\n')
+    expect(lines).toEqual([
+      `${path}:4: task "a" (item 1): input.x is NaN; tasks must be plain JSON — JSON has no such number: use null, or a string such as "NaN".`,
+      `${path}:5: task "a" (item 1): input.y[1] is Infinity; tasks must be plain JSON — JSON has no such number: use null, or a string such as "Infinity".`,
+      `${path}:7: task "b" (item 2): prompt: expected string, received number.`,
+      `${path}:9: task "b" (item 2): metadata.category: expected string, received array.`,
+      `${path}:13: task "c" (item 3): missing tools[0].name.`,
+      `${path}:14: task "c" (item 3): unknown key "extra".`,
+      expect.stringMatching(/^6 problems in the file\. Fix the task in the dataset file/),
+    ])
   })
 
   it('names the line of a YAML syntax error, and rejects a file of the wrong shape', async () => {
