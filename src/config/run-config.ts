@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import { JsonValue, type JsonObject, type ResourceLimits } from '../core/index.ts'
-import type { CompareOptions } from '../scorers/index.ts'
 import { ENV_REF_SOURCE } from './env-refs.ts'
 
 /**
@@ -198,6 +197,15 @@ const flag = (() => {
   return z.boolean(e)
 })()
 
+/** The compare options a config sets, as the scorers' CompareOptions names them (config does not import scorers). */
+export interface ConfigCompare {
+  failOnBroken?: boolean
+  maxDrop?: number
+  alpha?: number
+  minPairs?: number
+  force?: boolean
+}
+
 /**
  * How a baseline given to the run (`--baseline`, AGENTEVALOPS_BASELINE) is compared with (docs/statistics.md);
  * checked in full where the comparison is made.
@@ -211,8 +219,8 @@ const Compare = strictMapping('compare', 'a mapping of fail_on_broken, max_drop,
   })().optional(),
   min_pairs: positiveInt.optional(),
   force: flag.optional(),
-}).transform((c): CompareOptions => {
-  const options: CompareOptions = {}
+}).transform((c): ConfigCompare => {
+  const options: ConfigCompare = {}
   if (c.fail_on_broken !== undefined) options.failOnBroken = c.fail_on_broken
   if (c.max_drop !== undefined) options.maxDrop = c.max_drop
   if (c.alpha !== undefined) options.alpha = c.alpha

@@ -8,6 +8,7 @@ import {
   AgentEvalOpsError,
   defineTask,
   describeJsonProblem,
+  docPath,
   errorMessage,
   JsonObject,
   JsonValue,
@@ -52,8 +53,8 @@ export interface LoadedDataset {
   byId: ReadonlyMap<string, DatasetEntry>
 }
 
-const FORMAT_HINT =
-  'Fix the task in the dataset file (see docs/benchmarks/dataset.md for the format: id, prompt, input, expected, tools, metadata, grader).'
+const formatHint = (): string =>
+  `Fix the task in the dataset file (see ${docPath('benchmarks/dataset.md')} for the format: id, prompt, input, expected, tools, metadata, grader).`
 
 const ToolEntry = z
   .strictObject({
@@ -359,7 +360,7 @@ export function loadDataset(
       problems.add({
         line: record.line,
         message: `${name}: expected a task ${format === 'jsonl' ? 'object' : 'mapping'}, got ${got}`,
-        hint: FORMAT_HINT,
+        hint: formatHint(),
       })
       continue
     }
@@ -369,7 +370,7 @@ export function loadDataset(
       problems.add({
         line: record.lineOf(p.path),
         message: `${name}: ${describeJsonProblem(p)}`,
-        hint: FORMAT_HINT,
+        hint: formatHint(),
       })
     }
     if (notPlain.length > 0) continue
@@ -391,7 +392,7 @@ export function loadDataset(
           problems.add({
             line: record.lineOf(path),
             message: `${name}: ${describeIssue(one, value)}`,
-            hint: FORMAT_HINT,
+            hint: formatHint(),
           })
         }
       }

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { AgentEvalOpsError } from '../../core/index.ts'
+import { AgentEvalOpsError, docPath } from '../../core/index.ts'
 import { GraderSpec } from './grader.ts'
 import { describeIssue, orderIssues } from './issues.ts'
 
@@ -51,6 +51,6 @@ export function parseDatasetOptions(options: unknown): DatasetOptions {
     .slice(0, 3)
     .map((issue) => describeIssue(issue, options, 'option'))
   throw new AgentEvalOpsError('CONFIG_INVALID', `benchmark "dataset" options: ${problems.join('; ')}.`, {
-    hint: `Its options are: ${OPTION_NAMES} (see docs/benchmarks/dataset.md).`,
+    hint: `Its options are: ${OPTION_NAMES} (see ${docPath('benchmarks/dataset.md')}).`,
   })
 }
