@@ -10,7 +10,7 @@ import {
   type ReportGenerator,
   type ReportInput,
 } from '../../core/index.ts'
-import { statsScorer } from '../../scorers/index.ts'
+import { statsScorer, withGroupedHeadline } from '../../scorers/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
 import { parseCommandArgs, type Command } from '../command.ts'
 
@@ -85,7 +85,9 @@ export const reportCommand: Command = {
       metadata: bundle.metadata,
       trials: bundle.scores.trials,
       // A format-1 bundle kept counts only: its statistics are computed again from its trials.
-      summary: bundle.scores.summary ?? statsScorer().summarize(bundle.scores.trials),
+      summary: bundle.scores.summary
+        ? withGroupedHeadline(bundle.scores.summary, bundle.scores.trials)
+        : statsScorer().summarize(bundle.scores.trials),
       events: bundle.events,
     })
     if (output === undefined) {
