@@ -3,17 +3,15 @@ import { join } from 'node:path'
 import { derivedRunFiles } from '../../reporters/derived-files.ts'
 import {
   formatFindings,
-  inspectBundle,
   MANIFEST_FILE,
   REPORT_MD_FILE,
   resealBundle,
-  type BundleInspection,
+  type RecoveredBundle,
   type CheckName,
   type Finding,
 } from '../bundles/index.ts'
 import {
   AgentEvalOpsError,
-  BUNDLE_FORMAT_VERSION,
   SPANS_FILE,
   type RunMetadata,
   type RunSummary,
@@ -63,19 +61,14 @@ export function summaryOf(scores: ScoresRecords): RunSummary {
 /**
  * Makes the derived files of a bundle whose records are intact again, and seals it anew: a damaged report.md (or
  * report.html, spans.jsonl) is rendered from scores.json and traces.jsonl, the manifest rewritten over what the
- * folder then holds. Returns what was replaced and why; nothing when the bundle is valid. A bundle whose records
- * themselves are damaged is refused (BUNDLE_INVALID naming them): re-rendering would only hide that.
+ * folder then holds. `found` is the bundle as read in recover mode. Returns what was replaced and why; nothing
+ * when the bundle is valid. A bundle whose records themselves are damaged is refused (BUNDLE_INVALID naming
+ * them): re-rendering would only hide that.
  */
-export async function rerenderDerivedFiles(dir: string): Promise<Replacement[]> {
-  const found = await inspectBundle(dir, { collectEvents: true })
-  if (!found.exists) {
-    throw new AgentEvalOpsError('BUNDLE_NOT_FOUND', `no bundle folder at ${dir}.`, {
-      hint: 'Pass the path of a run folder, e.g. runs/<runId>.',
-    })
-  }
-  // A newer format is refused by the strict reader, with its own message.
-  if (found.findings.length === 0 || found.newerFormat) return []
-  const damaged = found.findings.filter((f) => !isRepairable(f))
+export async function rerenderDerivedFiles(found: RecoveredBundle): Promise<Replacement[]> {
+  const { dir } = found
+  if (found.problems.length === 0) return []
+  const damaged = found.problems.filter((f) => !isRepairable(f))
   if (damaged.length > 0 || !found.metadata || !found.scores) {
     const files = [...new Set(damaged.map((f) => f.file))]
     const what =
@@ -85,7 +78,7 @@ export async function rerenderDerivedFiles(dir: string): Promise<Replacement[]> 
       [
         `the bundle at ${dir} cannot be re-rendered: ${what} damaged, and only report.md, report.html and ` +
           'spans.jsonl can be made again (from metadata.json, scores.json and traces.jsonl).',
-        formatFindings(damaged.length > 0 ? damaged : found.findings),
+        formatFindings(damaged.length > 0 ? damaged : found.problems),
         `Run 'agentevalops validate-bundle ${dir}' for every finding. If the run's staging folder is still ` +
           `there, 'agentevalops recover <runs>/.staging/<name>' makes a new bundle from it.`,
       ].join('\n'),
@@ -97,7 +90,7 @@ export async function rerenderDerivedFiles(dir: string): Promise<Replacement[]> 
   await resealBundle(dir, {
     files,
     runId: metadata.runId,
-    formatVersion: found.manifest?.formatVersion ?? metadata.schemaVersion ?? BUNDLE_FORMAT_VERSION,
+    formatVersion: found.manifest?.formatVersion ?? metadata.schemaVersion,
     createdAt: found.manifest?.createdAt ?? metadata.finishedAt,
   })
   return replacements
@@ -113,10 +106,10 @@ function isRepairable(finding: Finding): boolean {
  * The derived files to replace: each one a finding names, and, when the manifest could not be read, every one the
  * bundle has (nothing vouches for them then). A derived file the bundle never had is not added.
  */
-async function replacementsOf(found: BundleInspection): Promise<Replacement[]> {
+async function replacementsOf(found: RecoveredBundle): Promise<Replacement[]> {
   const reasons = new Map<string, string>()
   for (const [check, reason] of REASONS) {
-    for (const f of found.findings) {
+    for (const f of found.problems) {
       if (f.check === check && DERIVED_FILES.includes(f.file) && !reasons.has(f.file))
         reasons.set(f.file, reason)
     }
@@ -138,7 +131,7 @@ async function hasFile(dir: string, file: string): Promise<boolean> {
 }
 
 async function renderDerived(
-  found: BundleInspection,
+  found: RecoveredBundle,
   metadata: RunMetadata,
   scores: ScoresRecords,
   replacements: readonly Replacement[],
@@ -150,7 +143,7 @@ async function renderDerived(
   if (wanted.has(REPORT_MD_FILE))
     files.push({ path: REPORT_MD_FILE, data: renderMarkdownReport({ metadata, trials, summary }) })
   if (wanted.has(HTML_REPORT_FILE) || wanted.has(SPANS_FILE)) {
-    const derived = await derivedRunFiles({ metadata, trials, summary }).derivedFiles(found.events ?? [])
+    const derived = await derivedRunFiles({ metadata, trials, summary }).derivedFiles(found.events)
     for (const file of derived) {
       if (wanted.has(file.path) && 'data' in file && typeof file.data === 'string')
         files.push({ path: file.path, data: file.data })

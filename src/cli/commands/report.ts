@@ -1,7 +1,7 @@
 import { mkdir, realpath, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { builtinRegistry } from '../../../plugin/builtin-adapters.ts'
-import { readBundle, type Bundle } from '../../bundles/index.ts'
+import { readBundle, type Bundle, type RecoveredBundle } from '../../bundles/index.ts'
 import { discoverPlugins } from '../../config/index.ts'
 import {
   AgentEvalOpsError,
@@ -71,10 +71,16 @@ export const reportCommand: Command = {
 
     let bundle: Bundle
     try {
-      // Re-rendering derived files is this command's job: a damaged report.md is made again first.
-      for (const { file, reason } of await rerenderDerivedFiles(dir))
-        io.err(`agentevalops report: ${file}: replaced (${reason})`)
-      bundle = await readBundle(dir)
+      const read = await readBundle(dir, { mode: 'recover' })
+      const valid = validBundle(read)
+      if (valid) {
+        bundle = valid
+      } else {
+        // Re-rendering derived files is this command's job: a damaged report.md is made again first.
+        for (const { file, reason } of await rerenderDerivedFiles(read))
+          io.err(`agentevalops report: ${file}: replaced (${reason})`)
+        bundle = await readBundle(dir)
+      }
     } catch (e) {
       if (!isAgentEvalOpsError(e, 'BUNDLE_INVALID') && !isAgentEvalOpsError(e, 'BUNDLE_NOT_FOUND')) throw e
       for (const line of e.message.split('\n')) io.err(`agentevalops report: ${line}`)
@@ -108,6 +114,14 @@ export const reportCommand: Command = {
     io.out(`wrote ${output} (report of run ${bundle.metadata.runId})`)
     return 0
   },
+}
+
+/** The bundle read in recover mode, when it has no problem: what a strict read would have returned. */
+function validBundle(read: RecoveredBundle): Bundle | undefined {
+  const { dir, manifest, metadata, scores, events, report, replayCommand, problems } = read
+  if (problems.length > 0 || !manifest || !metadata || !scores || report === undefined || !replayCommand)
+    return undefined
+  return { dir, manifest, metadata, scores, events, report, replayCommand }
 }
 
 /**
