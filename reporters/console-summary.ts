@@ -1,5 +1,7 @@
 import type { RunSummary, ScoredTrial, TaskSummary } from '../src/core/index.ts'
-import { confidenceLabel, fraction, percent, percentInterval, plural } from '../src/reports/format.ts'
+import { fraction, percent, plural } from '../src/reports/format.ts'
+import { headlineLineText, headlineModel } from '../src/reports/headline-model.ts'
+import { sharedOut } from '../src/reports/shared-rows.ts'
 import {
   brokenText,
   comparisonReason,
@@ -28,9 +30,9 @@ export function consoleSummary(
 ): string {
   const lines = hasRepeatedTrials(summary) ? taskRows(summary) : trialRows(trials)
   lines.push(...closing(summary))
-  lines.push(
-    `agentevalops: ${summary.passed}/${summary.n} trials passed (${percent(summary.passRate)}) · bundle ${bundleDir}`,
-  )
+  // Over several targets a share of all trials is a pooled rate too: the count alone is still true.
+  const share = headlineModel(summary).pooled === null ? '' : ` (${percent(summary.passRate)})`
+  lines.push(`agentevalops: ${summary.passed}/${summary.n} trials passed${share} · bundle ${bundleDir}`)
   return lines.join('\n')
 }
 
@@ -38,7 +40,7 @@ function trialRows(trials: readonly ScoredTrial[]): string[] {
   // Equal task ids in two benchmarks are different tasks: name the benchmark when a run has several.
   const multiBenchmark = new Set(trials.map((t) => t.benchmark.id)).size > 1
   const notPassed = trials.length > MAX_ROWS ? trials.filter((t) => !t.passed) : trials
-  const listed = sharedOut(notPassed, (t) => t.benchmark.id)
+  const listed = sharedOut(notPassed, (t) => t.benchmark.id, MAX_ROWS)
   const rows = listed.map((t) => [
     `${multiBenchmark ? `${t.benchmark.id}/` : ''}${t.taskId} #${t.trial}`,
     t.outcome,
@@ -57,7 +59,7 @@ function taskRows(summary: RunSummary): string[] {
   const multiBenchmark = new Set(summary.tasks.map((t) => t.benchmarkId)).size > 1
   const all = summary.tasks
   const notPassed = all.length > MAX_ROWS ? all.filter((t) => t.passed < t.trials) : all
-  const listed = sharedOut(notPassed, (t) => t.benchmarkId)
+  const listed = sharedOut(notPassed, (t) => t.benchmarkId, MAX_ROWS)
   const rows = listed.map((t) => [
     multiBenchmark ? taskKeyOf(t) : t.taskId,
     fraction(t.passed, t.trials),
@@ -72,26 +74,6 @@ function taskRows(summary: RunSummary): string[] {
   const hidden = all.length - notPassed.length
   if (hidden > 0) lines.push(`  … ${plural(hidden, 'task')} passed every trial`)
   return lines
-}
-
-/**
- * At most MAX_ROWS of `rows`, in their order, taken from each benchmark in turn: a benchmark that fails everything
- * must not hide another's few failures.
- */
-function sharedOut<T>(rows: readonly T[], benchmarkOf: (row: T) => string): T[] {
-  if (rows.length <= MAX_ROWS) return [...rows]
-  const queues = new Map<string, number[]>()
-  rows.forEach((row, i) => {
-    const queue = queues.get(benchmarkOf(row)) ?? []
-    queue.push(i)
-    queues.set(benchmarkOf(row), queue)
-  })
-  const taken: number[] = []
-  while (taken.length < MAX_ROWS) {
-    for (const queue of queues.values())
-      if (queue.length > 0 && taken.length < MAX_ROWS) taken.push(queue.shift()!)
-  }
-  return taken.sort((a, b) => a - b).map((i) => rows[i]!)
 }
 
 function status(task: TaskSummary): string {
@@ -112,14 +94,16 @@ function aligned(rows: readonly string[][]): string[] {
 
 function closing(summary: RunSummary): string[] {
   const { headline } = summary
+  const model = headlineModel(summary)
   const lines: string[] = []
-  if (headline.primary.rate !== null) {
-    const level = confidenceLabel(summary.settings.confidence)
-    const ci = headline.primary.ci ? ` (${level} CI ${percentInterval(headline.primary.ci)})` : ''
-    lines.push(
-      `agentevalops: ${percent(headline.primary.rate)} pass rate${ci} over ${plural(headline.primary.tasks, 'task')}`,
-    )
+  if (model.grouped) {
+    for (const row of model.rows)
+      lines.push(`agentevalops: ${headlineLineText(row.label, row.primary, model.level)}`)
   }
+  if (model.pooled && model.pooled.primary.value !== null) {
+    lines.push(`agentevalops: ${headlineLineText(model.pooled.scope, model.pooled.primary, model.level)}`)
+  }
+  if (model.note !== null) lines.push(`agentevalops: ${model.note}`)
   if (headline.neverPassed.length > 0) {
     lines.push(
       `agentevalops: ⚠ ${plural(headline.neverPassed.length, 'task')} never passed: ` +

@@ -8,16 +8,10 @@ import {
   type ScoredTrial,
   type TaskRef,
 } from '../src/core/index.ts'
-import {
-  capped,
-  confidenceLabel,
-  fraction,
-  percent,
-  percentInterval,
-  plural,
-  usd,
-} from '../src/reports/format.ts'
-import { inertText, markdownTable } from '../src/reports/markdown-table.ts'
+import { capped, fraction, percent, plural, usd } from '../src/reports/format.ts'
+import { headlineModel, type HeadlineModel } from '../src/reports/headline-model.ts'
+import { inertText } from '../src/reports/markdown-table.ts'
+import { headlineGroupsTable } from '../src/reports/sections/headline.ts'
 import { brokenText, comparisonReason, taskKeyOf, tasksWithCounts } from '../src/reports/summary-text.ts'
 
 /** More names than this and a job summary stops being read; report.md and scores.json have them all. */
@@ -40,14 +34,16 @@ const VERDICT_MARK: Record<ComparisonVerdict, string> = {
 }
 
 /**
- * The run as a GitHub Actions job summary: the headline pass rate with its interval, pass rates per benchmark, the
+ * The run as a GitHub Actions job summary: the headline pass rate with its interval, one row per benchmark × target, the
  * verdict against the baseline with the tasks that got worse, the tasks that never passed, and where the bundle
  * is. Every text a run provides is made inert, as in report.md: the summary is rendered on github.com.
  */
-export function githubStepSummary({ metadata, summary, trials, bundleDir }: GithubSummaryInput): string {
+export function githubStepSummary({ metadata, summary, bundleDir }: GithubSummaryInput): string {
+  const model = headlineModel(summary)
   const sections = [
-    header(metadata, summary),
-    benchmarksTable(trials),
+    header(metadata, summary, model),
+    // The same rows as the console summary and report.md.
+    model.rows.length > 0 ? headlineGroupsTable(model) : undefined,
     summary.comparison && comparisonText(summary.comparison),
     neverPassedText(summary),
     `Bundle: ${inertText(bundleDir)}`,
@@ -55,16 +51,18 @@ export function githubStepSummary({ metadata, summary, trials, bundleDir }: Gith
   return `${sections.join('\n\n')}\n`
 }
 
-function header(metadata: RunMetadata, summary: RunSummary): string {
-  const { primary } = summary.headline
-  const level = confidenceLabel(summary.settings.confidence)
-  const ci = primary.ci ? ` (${level} CI ${percentInterval(primary.ci)})` : ''
-  const lines = [
-    `## agentevalops run ${inertText(metadata.runId)}`,
-    '',
-    `**Pass rate: ${percent(primary.rate)}**${ci} over ${plural(primary.tasks, 'task')} · ` +
-      `${fraction(summary.passed, summary.n)} trials passed · cost ${usd(summary.usage.costUsd)}`,
-  ]
+function header(metadata: RunMetadata, summary: RunSummary, model: HeadlineModel): string {
+  const counts = `${fraction(summary.passed, summary.n)} trials passed · cost ${usd(summary.usage.costUsd)}`
+  let rate: string
+  if (model.pooled) {
+    const { primary, scope } = model.pooled
+    const ci = primary.ci === '—' ? '' : ` (${model.level} CI ${primary.ci})`
+    const label = scope === null ? 'Pass rate' : `Pass rate over ${inertText(scope)}`
+    rate = `**${label}: ${primary.rate}**${ci} over ${plural(primary.tasks, 'task')} · ${counts}`
+  } else {
+    rate = `${counts}\n\n> ${model.note ?? ''}`
+  }
+  const lines = [`## agentevalops run ${inertText(metadata.runId)}`, '', rate]
   if (summary.comparison) {
     const { verdict, baseline } = summary.comparison
     lines.push('', `**${VERDICT_MARK[verdict]} ${verdict}** against baseline ${inertText(baseline.runId)}`)
@@ -75,32 +73,6 @@ function header(metadata: RunMetadata, summary: RunSummary): string {
     lines.push('', `> **Partial run:** shard ${metadata.shard.index} of ${metadata.shard.count}.`)
   }
   return lines.join('\n')
-}
-
-function benchmarksTable(trials: readonly ScoredTrial[]): string | undefined {
-  const byBenchmark = new Map<string, { trials: number; passed: number; infra: number }>()
-  for (const t of trials) {
-    const row = byBenchmark.get(t.benchmark.id) ?? { trials: 0, passed: 0, infra: 0 }
-    row.trials++
-    if (t.passed) row.passed++
-    if (t.outcome === 'infra_failure' || t.outcome === 'not_evaluated') row.infra++
-    byBenchmark.set(t.benchmark.id, row)
-  }
-  if (byBenchmark.size === 0) return undefined
-  const rows = [...byBenchmark].map(([id, r]) => [
-    id,
-    String(r.trials),
-    String(r.passed),
-    percent(r.passed / r.trials),
-    String(r.infra),
-  ])
-  return markdownTable(['Benchmark', 'Trials', 'Passed', 'Pass rate', 'Infra failures'], rows, [
-    'left',
-    'right',
-    'right',
-    'right',
-    'right',
-  ])
 }
 
 function comparisonText(comparison: BaselineComparison): string {

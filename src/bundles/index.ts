@@ -28,3 +28,4 @@ export {
 export { findBaseline, LATEST_BASELINE, type FindBaselineOptions } from './find-baseline.ts'
 export { listRunFolders, planPrune, type KeepReason, type PrunePlan, type RunFolder } from './prune-plan.ts'
 export { findBundleReferences, type BundleReferenceOptions } from './baseline-references.ts'
+export { resealBundle, type ResealInput } from './reseal.ts'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { EvaluatorKind, TerminatedBy, TrialOutcome } from './schemas.ts'
+import { EvaluatorKind, RunnerInfo, TerminatedBy, TrialOutcome } from './schemas.ts'
 
 /*
  * The statistics of a run (scores.json `summary`). The unit of analysis is the task: a task's trials are reduced
@@ -111,8 +111,31 @@ export const HeadlineFigure = z.object({
 })
 export type HeadlineFigure = z.infer<typeof HeadlineFigure>
 
-export const Headline = z.object({
+/**
+ * The headline of one benchmark run by one target (runner): the population a pass rate describes. A run that mixes
+ * benchmarks or targets has one of these per pair; a pooled figure over different agents describes none of them.
+ */
+export const HeadlineGroup = z.object({
+  benchmarkId: z.string(),
+  /** The runner of these trials, as metadata.json `targets` lists it. */
+  target: RunnerInfo,
   /** The figure under `settings.errorPolicy`. */
+  primary: HeadlineFigure,
+  infraAsFailure: HeadlineFigure,
+  infraExcluded: HeadlineFigure,
+  /** Trials that passed, of `infraAsFailure.trials`. */
+  passed: count,
+  /** Tasks of this group that never passed, and that passed only sometimes. */
+  neverPassed: count,
+  flaky: count,
+})
+export type HeadlineGroup = z.infer<typeof HeadlineGroup>
+
+export const Headline = z.object({
+  /**
+   * The figure under `settings.errorPolicy`, pooled over every task of the run. It means something only when
+   * `pooled` is true (one target); over several targets it mixes different agents and is not shown.
+   */
   primary: HeadlineFigure,
   /** Infra failures and unevaluated trials counted as failures. */
   infraAsFailure: HeadlineFigure,
@@ -122,6 +145,13 @@ export const Headline = z.object({
   neverPassed: z.array(z.string()),
   /** Tasks that passed in some trials and failed in others. */
   flaky: z.array(z.string()),
+  /**
+   * One headline per benchmark × target, sorted by benchmark then target name. Absent in scores.json written before
+   * agentevalops grouped its headline (readers then have the pooled figure only).
+   */
+  groups: z.array(HeadlineGroup).optional(),
+  /** Whether the pooled figure (`primary`) describes one target: true when the run has one target. */
+  pooled: z.boolean().optional(),
 })
 export type Headline = z.infer<typeof Headline>
 

@@ -114,7 +114,8 @@ function planRun(input: RunSpansInput, content: { capture: boolean; redactor: Re
   const children: PlannedSpan[] = [...tasks]
   if (summary) {
     const t = stageWindow(input.stages?.score, lastTrialEnd)
-    const primary = summary.headline.primary
+    // Over several targets the pooled rate describes none of them: the spans leave it out, as the reports do.
+    const primary = summary.headline.pooled === false ? undefined : summary.headline.primary
     children.push({
       name: SPAN.score,
       kind: SpanKind.INTERNAL,
@@ -123,9 +124,9 @@ function planRun(input: RunSpansInput, content: { capture: boolean; redactor: Re
       attributes: attrs({
         [AEO.trialCount]: summary.n,
         [AEO.passedTrials]: summary.passed,
-        [AEO.passRate]: primary.rate,
-        [AEO.passRateLower]: primary.ci?.lower,
-        [AEO.passRateUpper]: primary.ci?.upper,
+        [AEO.passRate]: primary?.rate,
+        [AEO.passRateLower]: primary?.ci?.lower,
+        [AEO.passRateUpper]: primary?.ci?.upper,
         [AEO.costUsd]: summary.usage.costUsd,
         [AEO.tokens]: summary.usage.tokens,
         [AEO.comparisonVerdict]: summary.comparison?.verdict,
@@ -153,7 +154,7 @@ function planRun(input: RunSpansInput, content: { capture: boolean; redactor: Re
       [AEO.runId]: metadata.runId,
       [AEO.runStatus]: metadata.status,
       [AEO.trialCount]: metadata.trialCount,
-      [AEO.passRate]: summary?.headline.primary.rate,
+      [AEO.passRate]: summary?.headline.pooled === false ? undefined : summary?.headline.primary.rate,
       [AEO.passedTrials]: summary?.passed,
       [AEO.costUsd]: summary?.usage.costUsd,
       [AEO.tokens]: summary?.usage.tokens,

@@ -255,6 +255,27 @@ describe('agentevalops report', () => {
     expect(stderr).toContain(`Run 'agentevalops validate-bundle ${damaged}' for every finding`)
   })
 
+  it('rewrites an unreadable manifest over intact records, re-rendering report.md, which nothing vouched for', async () => {
+    const damaged = await copyBundle(bundle, join(work.path, 'no-manifest'))
+    const own = await readFile(join(damaged, 'report.md'), 'utf8')
+    await writeFile(join(damaged, 'manifest.json'), '{ not json\n')
+    const { code, lines, stderr } = await runCli('report', damaged)
+    expect(code).toBe(0)
+    expect(stderr).toBe('agentevalops report: report.md: replaced (manifest.json unreadable)')
+    expect(lines.map((line) => `${line}\n`).join('')).toBe(own)
+    expect((await runCli('validate-bundle', damaged)).code).toBe(0)
+  })
+
+  it('refuses a bundle with a file no manifest lists, and does not bless it', async () => {
+    const damaged = await copyBundle(bundle, join(work.path, 'extra-file'))
+    await writeFile(join(damaged, 'notes.txt'), 'who put this here\n')
+    await writeFile(join(damaged, 'report.md'), 'damaged\n')
+    const { code, stderr } = await runCli('report', damaged)
+    expect(code).toBe(1)
+    expect(stderr).toContain('cannot be re-rendered: notes.txt is damaged')
+    expect(await readFile(join(damaged, 'report.md'), 'utf8')).toBe('damaged\n')
+  })
+
   it('exits 1 for a folder that is not there, 2 for usage errors', async () => {
     const missing = await runCli('report', join(work.path, 'nope'))
     expect(missing.code).toBe(1)

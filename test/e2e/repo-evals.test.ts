@@ -117,6 +117,12 @@ describe('vitest run --project evals (the repo)', { timeout: 160_000 }, () => {
     expect(result.stdout).toMatch(/^\s*toy\/forbidden-tool #0\s+policy_violation\s/m)
     expect(result.stdout).toMatch(/^\s*… \d+ passed trials not listed$/m)
     expect(result.stdout).toContain(`bundle `)
+    // One headline per benchmark × target, each with its interval, and no pooled rate over four different agents.
+    expect(result.stdout).toMatch(/^agentevalops: humaneval · humaneval-oracle: 100\.0% pass rate \(95% CI /m)
+    expect(result.stdout).toMatch(/^agentevalops: humaneval@empty · humaneval-empty: 0\.0% pass rate /m)
+    expect(result.stdout).toMatch(/^agentevalops: toy · mock-scripted: [\d.]+% pass rate /m)
+    expect(result.stdout).toContain('agentevalops: No pooled pass rate: 4 targets ran')
+    expect(result.stdout).toMatch(/^agentevalops: \d+\/\d+ trials passed · bundle /m)
     expect(result.stdout).toContain(basename(dir))
 
     // The run's staging folder goes once the bundle is written, and the emptied .staging folder with it.

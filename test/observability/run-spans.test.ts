@@ -99,6 +99,18 @@ describe('buildRunSpans: hierarchy', () => {
     expect(ms(root)).toEqual({ start: 0, end: 10_000 })
   })
 
+  it('leaves the pooled pass rate out of eval.run and eval.score when several targets ran', () => {
+    const trials = makeTrials().map((t) =>
+      t.taskId === 'task-0' ? { ...t, runner: { ...t.runner, name: 'other-agent' } } : t,
+    )
+    const spans = buildRunSpans(fixtureInput({ trials, summary: makeSummary(trials) }))
+    for (const name of ['eval.run', 'eval.score']) {
+      const span = spans.find((s) => s.name === name)!
+      expect(span.attributes['agentevalops.run.passed_trials'], name).toBe(4)
+      expect(span.attributes, name).not.toHaveProperty('agentevalops.run.pass_rate')
+    }
+  })
+
   it('follows the GenAI conventions on agent, chat and tool spans, and records evaluations as events', () => {
     const trial = timelineTrial()
     const spans = buildRunSpans(timelineInput(trial))

@@ -49,16 +49,40 @@ describe('githubStepSummary', () => {
     expect(text).toContain('**⚠ 1 task never passed:** toy/broken (0/10)')
   })
 
-  it('gives each benchmark its pass rate', () => {
+  it('gives each benchmark its pass rate, and pools them for one target', () => {
     const trials = [
       ...run(15),
       scoredTrial({ taskId: 'x', benchmark: 'other', passed: false, outcome: 'infra_failure' }),
       scoredTrial({ taskId: 'y', benchmark: 'other', passed: true }),
     ]
     const text = render(trials)
-    expect(text).toContain('| Benchmark | Trials | Passed | Pass rate | Infra failures |')
-    expect(text).toContain('| toy | 20 | 15 | 75.0% | 0 |')
-    expect(text).toContain('| other | 2 | 1 | 50.0% | 1 |')
+    expect(text).toContain(
+      '| Benchmark | Target | Pass rate | 95% CI | Interval | Tasks | Trials | Passed trials | Never passed | With infra failures excluded |',
+    )
+    expect(text).toMatch(
+      /^\| other \| mock-scripted \| 50\.0% \| [\d.]+–[\d.]+% \| Wilson \| 2 \| 2 \| 1 \| 1 \| 100\.0% /m,
+    )
+    expect(text).toMatch(
+      /^\| toy \| mock-scripted \| 75\.0% \| [\d.]+–[\d.]+% \| Wilson \| 20 \| 20 \| 15 \| 5 \| 75\.0% /m,
+    )
+    expect(text).toMatch(/^\*\*Pass rate over all 2 benchmarks of mock-scripted: 72\.7%\*\* \(95% CI /m)
+  })
+
+  it('gives each benchmark × target its row and no pooled pass rate when targets differ', () => {
+    const trials = [
+      ...run(15),
+      ...run(2).map((t) => ({
+        ...t,
+        benchmark: { ...t.benchmark, id: 'toy@weak' },
+        runner: { ...t.runner, name: 'weak' },
+      })),
+    ]
+    const text = render(trials)
+    expect(text).toMatch(/^\| toy \| mock-scripted \| 75\.0% \|/m)
+    expect(text).toMatch(/^\| toy@weak \| weak \| 10\.0% \|/m)
+    expect(text).not.toContain('**Pass rate')
+    expect(text).toContain('> No pooled pass rate: 2 targets ran')
+    expect(text).toContain('17/40 trials passed')
   })
 
   it('states the verdict against the baseline and lists the regressed tasks, worst first', () => {
@@ -135,7 +159,7 @@ describe('githubStepSummary', () => {
     expect(text).not.toContain('<script>')
     expect(text).not.toMatch(/(?<!\\)\]\(https:/)
     expect(text).toContain('&lt;img src=x onerror=alert(1)&gt;\\[click\\](https://evil.example)\\`\\|')
-    expect(text).toContain('| b&lt;script&gt; | 2 | 1 | 50.0% | 0 |')
+    expect(text).toMatch(/^\| b&lt;script&gt; \| mock-scripted \| 50\.0% \|/m)
     expect(text).toContain('Bundle: runs/!\\[x\\](https://evil.example/p.png)')
   })
 

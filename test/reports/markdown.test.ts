@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { ScoredTrial } from '../../src/core/index.ts'
 import { escapeCell, renderMarkdownReport } from '../../src/reports/index.ts'
+import { MAX_TRIAL_ROWS } from '../../src/reports/sections/trials.ts'
 import { compareToBaseline } from '../../src/scorers/index.ts'
 import { makeMetadata, makeTrials } from '../bundles/fixtures.ts'
 import {
@@ -202,7 +203,10 @@ describe('renderMarkdownReport', () => {
     expect(text).not.toContain('## Tasks')
     expect(text).not.toContain('**Flaky tasks:**')
     expect(text).not.toContain('## Categories')
-    expect(tableRows(section(text, 'Trials'))).toHaveLength(12)
+    expect(tableRows(section(text, 'Trials')).map((r) => r[0])).toEqual(['t09', 't10', 't11'])
+    expect(section(text, 'Trials')).toContain(
+      '9 of 12 trials passed and are not listed; the 3 trials that did not pass:',
+    )
     expect(section(text, 'Overall')).toContain('**Pass rate: 75.0%** (95% CI ')
     expect(section(text, 'Overall')).toContain(', Wilson; 12 tasks, 12 trials;')
     expect(section(text, 'Overall')).toContain(
@@ -334,19 +338,19 @@ describe('renderMarkdownReport', () => {
     expect(report(taskTrials('a', 2, 1))).not.toContain('## Categories')
   })
 
-  it('shows each trial with usage, and why a trial failed with the steps it rests on', () => {
+  it('shows each trial that did not pass with usage, and why it failed with the steps it rests on', () => {
     const rows = tableRows(section(renderMarkdownReport(fixture()), 'Trials'))
-    expect(rows).toHaveLength(6)
+    expect(rows).toHaveLength(2)
     const byKey = new Map(rows.map((r) => [`${r[0]}#${r[1]}`, r]))
-    expect(byKey.get('task-0#0')).toEqual([
-      'task-0',
-      '0',
-      'passed',
+    expect(byKey.get('task-2#1')).toEqual([
+      'task-2',
+      '1',
+      'failed',
       'completed',
       '120',
       '$0.0125',
       '1.50',
-      '—',
+      'exact-match 0.00: expected "4", got "5" (step 4)',
     ])
     expect(byKey.get('task-2#1')?.[2]).toBe('failed')
     expect(byKey.get('task-2#1')?.[7]).toBe('exact-match 0.00: expected "4", got "5" (step 4)')
@@ -540,12 +544,49 @@ describe('renderMarkdownReport', () => {
     })
   })
 
+  it('lists only the trials that did not pass, capped, each benchmark its share, and counts the rest', () => {
+    // 500 trials: 350 pass, 140 of benchmark `big` and 10 of `small` do not.
+    const trials = [
+      ...Array.from({ length: 480 }, (_, i) =>
+        scoredTrial({ taskId: `b${String(i).padStart(3, '0')}`, benchmark: 'big', passed: i >= 140 }),
+      ),
+      ...Array.from({ length: 20 }, (_, i) =>
+        scoredTrial({ taskId: `s${String(i).padStart(2, '0')}`, benchmark: 'small', passed: i >= 10 }),
+      ),
+    ]
+    const text = report(trials)
+    const trialsText = section(text, 'Trials')
+    const rows = tableRows(trialsText)
+    expect(rows).toHaveLength(MAX_TRIAL_ROWS)
+    expect(rows.every((r) => r[3] === 'failed')).toBe(true)
+    // The small benchmark's few failures are not crowded out by the big one's many.
+    expect(rows.filter((r) => r[0] === 'small')).toHaveLength(10)
+    expect(trialsText).toContain(
+      `350 of 500 trials passed and are not listed; the first ${MAX_TRIAL_ROWS} of the 150 that did not pass, each benchmark its share:`,
+    )
+    expect(trialsText).toContain(
+      `… and ${150 - MAX_TRIAL_ROWS} more trials that did not pass (big ${150 - MAX_TRIAL_ROWS}). report.html and scores.json hold every trial.`,
+    )
+    expect(text.length).toBeLessThan(40_000)
+  })
+
+  it('says so when every trial passed, listing none', () => {
+    const text = section(report(singleTrialRun(5, 5, 'r')), 'Trials')
+    expect(text).toContain('All 5 trials passed; report.html and scores.json hold each of them.')
+    expect(tableRows(text)).toEqual([])
+  })
+
   it('escapes pipes so a cell cannot break the table', () => {
-    const text = renderMarkdownReport(fixture(['a|b', 'plain']))
+    const input = fixture(['a|b', 'plain'])
+    // Only trials that did not pass are listed: fail the piped one.
+    const trials = input.trials.map((t) =>
+      t.taskId === 'a|b' ? { ...t, passed: false, outcome: 'failed' as const } : t,
+    )
+    const text = renderMarkdownReport({ ...input, trials, summary: summarize(trials) })
     expect(text).toContain('| a\\|b |')
     const rows = tableRows(section(text, 'Trials'))
     expect(rows.every((r) => r.length === 8)).toBe(true)
-    expect(rows[0]?.[0]).toBe('a\\|b')
+    expect(rows.map((r) => r[0])).toContain('a\\|b')
     expect(escapeCell('x|y\nz')).toBe('x\\|y z')
   })
 

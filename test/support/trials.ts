@@ -16,6 +16,8 @@ export interface TrialSpec {
   datasetChecksum?: string
   costUsd?: number
   tokens?: number
+  /** The runner's name (default `mock-scripted`): trials of two runners are two targets. */
+  runner?: string
 }
 
 export function scoredTrial(spec: TrialSpec): TrialRecord {
@@ -65,7 +67,7 @@ export function scoredTrial(spec: TrialSpec): TrialRecord {
         })),
     verdicts: [],
     usage: { tokens, costUsd, wallSeconds: 1, turns: 2 },
-    runner: { name: 'mock-scripted', kind: 'mock', config: {} },
+    runner: { name: spec.runner ?? 'mock-scripted', kind: 'mock', config: {} },
     tracePath: `traces/${spec.taskId}.t${spec.trial ?? 0}.jsonl`,
     eventCount: 5,
     warnings: [],

@@ -1,7 +1,7 @@
 import { mkdir, realpath, stat, writeFile } from 'node:fs/promises'
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path'
 import { builtinRegistry } from '../../../plugin/builtin-adapters.ts'
-import { readBundle, type Bundle } from '../../bundles/index.ts'
+import { readBundle, type Bundle, type RecoveredBundle } from '../../bundles/index.ts'
 import { discoverPlugins } from '../../config/index.ts'
 import {
   AgentEvalOpsError,
@@ -10,9 +10,9 @@ import {
   type ReportGenerator,
   type ReportInput,
 } from '../../core/index.ts'
-import { statsScorer } from '../../scorers/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
 import { parseCommandArgs, type Command } from '../command.ts'
+import { rerenderDerivedFiles, summaryOf } from '../rerender-derived.ts'
 
 export const reportCommand: Command = {
   name: 'report',
@@ -29,9 +29,11 @@ export const reportCommand: Command = {
       io.out(
         formatCommandHelp(reportCommand, {
           notes: [
-            'Reads the bundle strictly (it must pass validate-bundle) and renders report.md again from\n' +
-              'metadata.json and scores.json alone, with this version of agentevalops. The bundle is never\n' +
-              'modified: writing into its folder would break its manifest.',
+            'Renders report.md again from metadata.json and scores.json alone, with this version of\n' +
+              'agentevalops. A bundle whose derived files (report.md, report.html, spans.jsonl) are damaged or\n' +
+              'missing while its records are intact gets them re-rendered in place and its manifest rewritten,\n' +
+              'each replaced file named on stderr; a bundle whose records are damaged is refused (see\n' +
+              'validate-bundle). A valid bundle is never modified.',
             'The report is rendered by a reporter of the registry: the built-in markdown (report.md) or html\n' +
               '(report.html, with the timelines of traces.jsonl), or one\n' +
               'registered by an adapter package among the dependencies of the project folder (see doctor).',
@@ -50,7 +52,7 @@ export const reportCommand: Command = {
           ],
           exitCodes: [
             [0, 'the report was printed or written'],
-            [1, 'the bundle is missing or invalid (see validate-bundle), or writing failed'],
+            [1, 'the bundle is missing, or its records are damaged (see validate-bundle), or writing failed'],
             [
               2,
               'usage error (no bundle, unknown --format, --output inside the bundle or already there without --force)',
@@ -69,11 +71,20 @@ export const reportCommand: Command = {
 
     let bundle: Bundle
     try {
-      bundle = await readBundle(dir)
+      const read = await readBundle(dir, { mode: 'recover' })
+      const valid = validBundle(read)
+      if (valid) {
+        bundle = valid
+      } else {
+        // Re-rendering derived files is this command's job: a damaged report.md is made again first.
+        for (const { file, reason } of await rerenderDerivedFiles(read))
+          io.err(`agentevalops report: ${file}: replaced (${reason})`)
+        bundle = await readBundle(dir)
+      }
     } catch (e) {
       if (!isAgentEvalOpsError(e, 'BUNDLE_INVALID') && !isAgentEvalOpsError(e, 'BUNDLE_NOT_FOUND')) throw e
       for (const line of e.message.split('\n')) io.err(`agentevalops report: ${line}`)
-      if (e.code === 'BUNDLE_INVALID')
+      if (e.code === 'BUNDLE_INVALID' && !e.message.includes('validate-bundle'))
         io.err(`Run 'agentevalops validate-bundle ${dir}' for every finding; a report needs a valid bundle.`)
       return 1
     }
@@ -85,7 +96,7 @@ export const reportCommand: Command = {
       metadata: bundle.metadata,
       trials: bundle.scores.trials,
       // A format-1 bundle kept counts only: its statistics are computed again from its trials.
-      summary: bundle.scores.summary ?? statsScorer().summarize(bundle.scores.trials),
+      summary: summaryOf(bundle.scores),
       events: bundle.events,
     })
     if (output === undefined) {
@@ -103,6 +114,14 @@ export const reportCommand: Command = {
     io.out(`wrote ${output} (report of run ${bundle.metadata.runId})`)
     return 0
   },
+}
+
+/** The bundle read in recover mode, when it has no problem: what a strict read would have returned. */
+function validBundle(read: RecoveredBundle): Bundle | undefined {
+  const { dir, manifest, metadata, scores, events, report, replayCommand, problems } = read
+  if (problems.length > 0 || !manifest || !metadata || !scores || report === undefined || !replayCommand)
+    return undefined
+  return { dir, manifest, metadata, scores, events, report, replayCommand }
 }
 
 /**

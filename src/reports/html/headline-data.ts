@@ -1,35 +1,34 @@
 import type { RunSummary } from '../../core/index.ts'
-import {
-  confidenceLabel,
-  errorPolicyText,
-  fraction,
-  intervalMethod,
-  percent,
-  percentInterval,
-  settingsText,
-} from '../format.ts'
-import { figureDetails, hasRepeatedTrials } from '../summary-text.ts'
-import type { HeadlineData, TaskLink } from './page-data.ts'
+import { fraction, integer, settingsText } from '../format.ts'
+import { headlineModel, type HeadlineRow } from '../headline-model.ts'
+import { hasRepeatedTrials } from '../summary-text.ts'
+import type { HeadlineData, TableData, TaskLink } from './page-data.ts'
+import { numberColumn, tableData, textColumn, type ColumnSpec } from './table-data.ts'
 
 /** More names than this and a callout stops being read; the tasks table lists them all. */
 const MAX_CALLOUT_TASKS = 50
 
-/** The pass rate a reader quotes, with its interval and method, and the tasks the average hides. */
+/**
+ * The pass rate a reader quotes, with its interval and method, and the tasks the average hides: the shared
+ * headline model, as report.md and the console summary show it.
+ */
 export function headlineData(summary: RunSummary, taskIndex: ReadonlyMap<string, number>): HeadlineData {
   const { headline, settings } = summary
-  const level = confidenceLabel(settings.confidence)
-  const primary = headline.primary
-  const otherPolicy = settings.errorPolicy === 'exclude' ? 'count-as-failure' : 'exclude'
-  const other = settings.errorPolicy === 'exclude' ? headline.infraAsFailure : headline.infraExcluded
+  const model = headlineModel(summary)
+  const pooled = model.pooled
   return {
-    rate: percent(primary.rate),
-    ci: percentInterval(primary.ci),
-    level,
-    method: intervalMethod(primary.method),
-    policy: errorPolicyText(settings.errorPolicy),
-    tasks: primary.tasks,
-    trials: primary.trials,
-    other: `With ${errorPolicyText(otherPolicy)}: ${percent(other.rate)} (${figureDetails(other, level)}).`,
+    pooled: pooled !== null,
+    scope: pooled?.scope ?? null,
+    note: model.note,
+    groups: model.grouped ? groupsTable(model.rows, model.level, model.otherPolicy) : null,
+    rate: pooled?.primary.rate ?? '—',
+    ci: pooled?.primary.ci ?? '—',
+    level: model.level,
+    method: pooled?.primary.method ?? '—',
+    policy: model.policy,
+    tasks: pooled?.primary.tasks ?? 0,
+    trials: pooled?.primary.trials ?? 0,
+    other: pooled ? `With ${model.otherPolicy}: ${pooled.other.rate} (${pooled.other.details}).` : '',
     passed: summary.passed,
     n: summary.n,
     neverPassed: taskLinks(summary, headline.neverPassed.slice(0, MAX_CALLOUT_TASKS), taskIndex),
@@ -37,6 +36,35 @@ export function headlineData(summary: RunSummary, taskIndex: ReadonlyMap<string,
     flakyCount: hasRepeatedTrials(summary) ? headline.flaky.length : null,
     settings: settingsText(settings),
   }
+}
+
+/** One row per benchmark × target, with the texts of the shared model. */
+function groupsTable(rows: readonly HeadlineRow[], level: string, otherPolicy: string): TableData {
+  const columns: ColumnSpec<HeadlineRow>[] = [
+    textColumn('benchmark', 'Benchmark', (r) => r.benchmarkId),
+    textColumn('target', 'Target', (r) => r.target),
+    {
+      id: 'rate',
+      label: 'Pass rate',
+      numeric: true,
+      value: (r) => r.primary.value,
+      text: (r) => r.primary.rate,
+    },
+    textColumn('ci', `${level} CI`, (r) => r.primary.ci),
+    textColumn('method', 'Interval', (r) => r.primary.method),
+    numberColumn('tasks', 'Tasks', (r) => r.primary.tasks, integer),
+    numberColumn('trials', 'Trials', (r) => r.primary.trials, integer),
+    numberColumn('passed', 'Passed trials', (r) => r.passed, integer),
+    numberColumn('neverPassed', 'Never passed', (r) => r.neverPassed, integer),
+    {
+      id: 'other',
+      label: `With ${otherPolicy}`,
+      numeric: true,
+      value: (r) => r.other.value,
+      text: (r) => `${r.other.rate} (${r.other.ci})`,
+    },
+  ]
+  return tableData({ id: 'headline-groups', noun: 'group', columns, key: (r) => r.label }, rows)
 }
 
 /** `toy/broken (0/10)` per key, each opening its task. */

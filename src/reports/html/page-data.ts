@@ -53,6 +53,14 @@ export interface Chart {
 }
 
 export interface HeadlineData {
+  /** Whether the pooled figure (rate, ci, method, tasks, trials, other) describes one target and is shown. */
+  pooled: boolean
+  /** What the pooled figure pools, when the run has several benchmarks of one target. */
+  scope: string | null
+  /** Why there is no pooled figure. */
+  note: string | null
+  /** One row per benchmark × target, when the run mixes them. */
+  groups: TableData | null
   rate: string
   ci: string
   level: string

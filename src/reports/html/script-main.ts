@@ -29,11 +29,10 @@ function headerSection() {
   ]);
 }
 
-function headlineSection() {
-  var hl = DATA.headline;
-  var parts = [
+function pooledFigure(hl) {
+  return [
     h('p', { class: 'headline' }, [
-      'Pass rate ',
+      hl.scope ? 'Pass rate over ' + hl.scope + ' ' : 'Pass rate ',
       h('strong', { class: 'rate', 'data-testid': 'headline-rate' }, hl.rate),
       ' ',
       h('span', { class: 'ci' }, [hl.level + ' CI ', h('span', { 'data-testid': 'headline-ci' }, hl.ci)]),
@@ -48,8 +47,19 @@ function headlineSection() {
       ' trials; ' + hl.policy + '.',
     ]),
     h('p', null, hl.other),
-    h('p', { 'data-testid': 'headline-passed' }, hl.passed + ' of ' + hl.n + ' trials passed.'),
   ];
+}
+
+function headlineSection() {
+  var hl = DATA.headline;
+  var parts = [];
+  if (hl.groups) {
+    parts.push(h('p', null, 'Per benchmark and target (' + hl.policy + '):'));
+    parts.push(table(hl.groups).el);
+  }
+  if (hl.pooled) parts = parts.concat(pooledFigure(hl));
+  else parts.push(h('p', { class: 'callout', 'data-testid': 'headline-note' }, hl.note));
+  parts.push(h('p', { 'data-testid': 'headline-passed' }, hl.passed + ' of ' + hl.n + ' trials passed.'));
   if (hl.neverPassedCount > 0) {
     parts.push(h('div', { class: 'callout warn', 'data-testid': 'never-passed' }, [
       h('strong', null, '\u26a0 ' + hl.neverPassedCount + (hl.neverPassedCount === 1 ? ' task' : ' tasks') + ' never passed:'),

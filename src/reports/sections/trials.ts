@@ -1,12 +1,28 @@
 import type { ScoredTrial } from '../../core/index.ts'
-import { clip, DASH, decimal, integer, seconds, steps, usd } from '../format.ts'
+import { clip, DASH, decimal, integer, plural, seconds, steps, usd } from '../format.ts'
 import { markdownTable } from '../markdown-table.ts'
+import { sharedOut } from '../shared-rows.ts'
 
-/** Every trial with its outcome, usage and why it did not simply pass. */
+/**
+ * More rows than this and report.md stops being read (and at 10k trials would weigh megabytes); report.html and
+ * scores.json keep every trial.
+ */
+export const MAX_TRIAL_ROWS = 100
+
+/**
+ * The trials that did not pass, with their outcome, usage and why; the passed ones are counted, not listed. Past
+ * MAX_TRIAL_ROWS each benchmark gets its share of the rows, and the rest are counted per benchmark.
+ */
 export function trialsSection(trials: readonly ScoredTrial[]): string {
   if (trials.length === 0) return '## Trials\n\nNo trials recorded.'
   // Equal task ids in two benchmarks are different tasks: name the benchmark when a run has several.
   const multiBenchmark = new Set(trials.map((t) => t.benchmark.id)).size > 1
+  const notPassed = [...trials].sort(byTrial).filter((t) => !t.passed)
+  const passed = trials.length - notPassed.length
+  if (notPassed.length === 0) {
+    return `## Trials\n\nAll ${plural(trials.length, 'trial')} passed; report.html and scores.json hold each of them.`
+  }
+  const listed = sharedOut(notPassed, (t) => t.benchmark.id, MAX_TRIAL_ROWS)
   const headers = [
     ...(multiBenchmark ? ['Benchmark'] : []),
     'Task',
@@ -21,20 +37,53 @@ export function trialsSection(trials: readonly ScoredTrial[]): string {
   const align = headers.map((h) =>
     ['Trial', 'Tokens', 'Cost (USD)', 'Wall (s)'].includes(h) ? 'right' : 'left',
   )
-  const rows = [...trials]
-    .sort(byTrial)
-    .map((t) => [
-      ...(multiBenchmark ? [t.benchmark.id] : []),
-      t.taskId,
-      String(t.trial),
-      t.outcome,
-      t.result?.terminatedBy ?? DASH,
-      integer(t.usage.tokens),
-      usd(t.usage.costUsd),
-      seconds(t.usage.wallSeconds),
-      failures(t) || DASH,
-    ])
-  return ['## Trials', '', markdownTable(headers, rows, align)].join('\n')
+  const rows = listed.map((t) => [
+    ...(multiBenchmark ? [t.benchmark.id] : []),
+    t.taskId,
+    String(t.trial),
+    t.outcome,
+    t.result?.terminatedBy ?? DASH,
+    integer(t.usage.tokens),
+    usd(t.usage.costUsd),
+    seconds(t.usage.wallSeconds),
+    failures(t) || DASH,
+  ])
+  const which =
+    listed.length < notPassed.length
+      ? `the first ${listed.length} of the ${notPassed.length} that did not pass` +
+        (multiBenchmark ? ', each benchmark its share' : '')
+      : `the ${plural(notPassed.length, 'trial')} that did not pass`
+  const lines = [
+    '## Trials',
+    '',
+    `${passed} of ${plural(trials.length, 'trial')} passed and are not listed; ${which}:`,
+    '',
+    markdownTable(headers, rows, align),
+  ]
+  if (listed.length < notPassed.length) {
+    lines.push(
+      '',
+      `… and ${unlistedText(notPassed, listed, multiBenchmark)}. report.html and scores.json hold every trial.`,
+    )
+  }
+  return lines.join('\n')
+}
+
+/** `12 more trials that did not pass (humaneval@weak 10, toy 2)`. */
+function unlistedText(
+  notPassed: readonly ScoredTrial[],
+  listed: readonly ScoredTrial[],
+  multiBenchmark: boolean,
+): string {
+  const shown = new Set(listed)
+  const byBenchmark = new Map<string, number>()
+  for (const t of notPassed) {
+    if (shown.has(t)) continue
+    byBenchmark.set(t.benchmark.id, (byBenchmark.get(t.benchmark.id) ?? 0) + 1)
+  }
+  const count = notPassed.length - listed.length
+  const parts = [...byBenchmark].map(([id, n]) => `${id} ${n}`).join(', ')
+  return `${count} more ${count === 1 ? 'trial' : 'trials'} that did not pass${multiBenchmark ? ` (${parts})` : ''}`
 }
 
 /** Why a trial did not simply pass, with the trace steps each reason rests on. */

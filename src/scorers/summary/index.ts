@@ -1,4 +1,4 @@
-export { statsScorer, summarizeTrials } from './stats-scorer.ts'
+export { statsScorer, summarizeTrials, withGroupedHeadline } from './stats-scorer.ts'
 export { DEFAULT_SUMMARY_SETTINGS, resolveSummarySettings, SummaryOptions } from './settings.ts'
 export { groupByTask, taskKey, isInfraFailure, type TaskGroup } from './task-groups.ts'
 export { passAtKTable } from './metric.ts'

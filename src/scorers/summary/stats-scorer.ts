@@ -49,6 +49,15 @@ export function summarizeTrials(unordered: readonly ScoredTrial[], settings: Sum
   }
 }
 
+/**
+ * A summary read from a bundle written before the headline had one figure per benchmark × target gets those
+ * figures from its trials, so a re-rendered report of an old bundle does not pool different agents either.
+ */
+export function withGroupedHeadline(summary: RunSummary, trials: readonly ScoredTrial[]): RunSummary {
+  if (summary.headline.groups !== undefined) return summary
+  return { ...summary, headline: headlineOf(groupByTask(trials), summary.settings) }
+}
+
 function evaluatorSummaries(
   groups: readonly TaskGroup[],
   trials: readonly ScoredTrial[],

@@ -273,6 +273,17 @@ describe('report.html in headless Chromium, offline', () => {
         `${summary.passed} of ${summary.n} trials passed.`,
       )
 
+      // One row per benchmark × target beside the pooled figure: two benchmarks, one target.
+      const groups = summary.headline.groups!
+      expect(groups.map((g) => g.benchmarkId)).toEqual(BENCHMARKS.map((b) => b.id))
+      for (const g of groups) {
+        const row = page.locator(
+          `[data-testid="table-headline-groups"] [data-testid="row"][data-key="${g.benchmarkId} · ${g.target.name}"]`,
+        )
+        expect(await row.getByTestId('cell-rate').textContent()).toBe(pct(g.primary.rate!))
+        expect(await row.getByTestId('cell-tasks').textContent()).toBe(String(g.primary.tasks))
+      }
+
       // Every task's row.
       expect(summary.tasks).toHaveLength(6)
       expect(await page.locator('[data-testid="table-tasks"] [data-testid="row"]').count()).toBe(6)
