@@ -36,6 +36,23 @@ function pruneOnce(root: string, repoPath: string): Promise<void> {
   return done
 }
 
+/**
+ * git's worktree bookkeeping (.git/worktrees/) is not safe under concurrent changes: a `prune` that runs while an
+ * `add` is half done deletes the new entry ("failed to read …/commondir"). Concurrent trials of one repository
+ * therefore change it one at a time within this process.
+ */
+const adminQueues = new Map<string, Promise<unknown>>()
+
+function serially<T>(repoPath: string, fn: () => Promise<T>): Promise<T> {
+  const next = (adminQueues.get(repoPath) ?? Promise.resolve()).then(fn, fn)
+  const settled = next.catch(() => undefined)
+  adminQueues.set(repoPath, settled)
+  void settled.then(() => {
+    if (adminQueues.get(repoPath) === settled) adminQueues.delete(repoPath)
+  })
+  return next
+}
+
 /** A detached worktree of `repoPath` at `baseCommit`, in this process's scratch folder. */
 export async function addWorktree(
   repoPath: string,
@@ -49,10 +66,10 @@ export async function addWorktree(
     })
   }
   const root = await scratchRoot(SCRATCH_KIND, scratchBase)
-  await pruneOnce(root, repoPath)
+  await serially(repoPath, () => pruneOnce(root, repoPath))
   const sha = await resolveCommit(repoPath, baseCommit)
   const workdir = join(root, `${safeFileStem(taskId)}-${randomBytes(4).toString('hex')}`)
-  await git(repoPath, ['worktree', 'add', '--detach', workdir, sha])
+  await serially(repoPath, () => git(repoPath, ['worktree', 'add', '--detach', workdir, sha]))
   return { workdir, repoPath, baseCommit: sha }
 }
 
@@ -82,9 +99,9 @@ export async function removeWorktree(env: EnvHandle, scratchBase: string | undef
   const root = await scratchRoot(SCRATCH_KIND, scratchBase)
   const ours = isInside(workdir, root)
   const repo = typeof repoPath === 'string' && isDirectory(repoPath) ? repoPath : undefined
-  if (repo && ours) await runGit(repo, ['worktree', 'remove', '--force', workdir])
+  if (repo && ours) await serially(repo, () => runGit(repo, ['worktree', 'remove', '--force', workdir]))
   if (ours) await rm(workdir, { recursive: true, force: true })
-  if (repo) await runGit(repo, ['worktree', 'prune'])
+  if (repo) await serially(repo, () => runGit(repo, ['worktree', 'prune']))
 }
 
 /**

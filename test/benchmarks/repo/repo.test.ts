@@ -545,6 +545,22 @@ describe('repo benchmark: cleanup', () => {
     for (const env of envs) expect(existsSync(env.workdir!)).toBe(false)
   })
 
+  it('prepares worktrees while others of the same repository are torn down (git prunes beside an add)', async () => {
+    const b = bench()
+    const task = await onlyTask(b)
+    const prepare = () => Promise.resolve(b.prepare!(task))
+    let live = await Promise.all(Array.from({ length: 8 }, prepare))
+    for (let round = 0; round < 15; round++) {
+      const [next] = await Promise.all([
+        Promise.all(Array.from({ length: 8 }, prepare)),
+        Promise.all(live.map((env) => Promise.resolve(b.teardown!(task, env)))),
+      ])
+      live = next
+    }
+    await Promise.all(live.map((env) => Promise.resolve(b.teardown!(task, env))))
+    expect(await worktreePaths(fixture.repoPath)).toEqual([fixture.repoPath])
+  })
+
   it('never deletes a folder outside its scratch root, whatever the env says', async () => {
     const b = bench()
     const outside = join(tmp, 'precious')
