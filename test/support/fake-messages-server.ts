@@ -4,9 +4,10 @@
  * answers an unscripted one with a 500 that names the problem (and lists it in `problems`), so a test that makes
  * one call too many fails loudly instead of hanging or passing by accident.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { z } from 'zod'
+import { listenOnLoopback } from './loopback-server.ts'
 
 export interface ScriptedReply {
   /** Default 200. */
@@ -83,20 +84,14 @@ export class FakeMessagesServer {
 
   /** Listens on 127.0.0.1 on a free port. */
   static async start(options: FakeServerOptions = {}): Promise<FakeMessagesServer> {
-    const server = createServer()
-    const fake = new FakeMessagesServer(server, options)
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      fake.handle(req, res).catch((e: unknown) => {
-        fake.problems.push(`fake server crashed: ${String(e)}`)
-        if (!res.headersSent) res.writeHead(500)
-        res.end()
-      })
-    })
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(0, '127.0.0.1', () => resolve())
-    })
-    return fake
+    // No request can come before the port is known, so `made.fake` is set by then.
+    const made: { fake?: FakeMessagesServer } = {}
+    const server = await listenOnLoopback(
+      (req, res) => made.fake!.handle(req, res),
+      (problem) => void made.fake?.problems.push(problem),
+    )
+    made.fake = new FakeMessagesServer(server, options)
+    return made.fake
   }
 
   /** The base URL to give the SDK (`baseURL`); the SDK appends `/v1/messages`. */

@@ -5,9 +5,10 @@
  * `problems`), so a test that makes one call too many fails loudly instead of hanging or passing by accident.
  * A reply is sent as JSON, or as server-sent events when the request asked to stream, as the API does.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { z } from 'zod'
+import { listenOnLoopback } from './loopback-server.ts'
 
 export interface RecordedRequest {
   /** From 0, in arrival order. */
@@ -52,20 +53,14 @@ export class FakeOpenAIServer {
 
   /** Listens on 127.0.0.1 on a free port. */
   static async start(): Promise<FakeOpenAIServer> {
-    const server = createServer()
-    const fake = new FakeOpenAIServer(server)
-    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      fake.handle(req, res).catch((e: unknown) => {
-        fake.problems.push(`fake server crashed: ${String(e)}`)
-        if (!res.headersSent) res.writeHead(500)
-        res.end()
-      })
-    })
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(0, '127.0.0.1', () => resolve())
-    })
-    return fake
+    // No request can come before the port is known, so `made.fake` is set by then.
+    const made: { fake?: FakeOpenAIServer } = {}
+    const server = await listenOnLoopback(
+      (req, res) => made.fake!.handle(req, res),
+      (problem) => void made.fake?.problems.push(problem),
+    )
+    made.fake = new FakeOpenAIServer(server)
+    return made.fake
   }
 
   /** The base URL to give the SDK (`OPENAI_BASE_URL`); the SDK appends `/chat/completions`. */
