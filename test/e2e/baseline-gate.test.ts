@@ -5,11 +5,11 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
-  EVAL_IMPORTS,
   bundleDirs,
   createTempProject,
   readScores,
   runVitest,
+  sayYesSuiteEval,
   tail,
   validateWithCli,
   type TempProject,
@@ -18,36 +18,12 @@ import {
 const TASKS = Array.from({ length: 12 }, (_, i) => `task-${String(i).padStart(2, '0')}`)
 
 function evalFile(wrong: number, baseline: string | null): string {
-  const scripts = Object.fromEntries(
-    TASKS.map((id, i) => [
-      id,
-      {
-        steps: [
-          { kind: 'model_call', text: 'thinking', tokens: 10 },
-          { kind: 'final_answer', answer: i < wrong ? 'no' : 'yes' },
-        ],
-      },
-    ]),
-  )
-  return `${EVAL_IMPORTS}
-
-const tasks: TaskSpec[] = ${JSON.stringify(TASKS)}.map((id) =>
-  defineTask({ id, benchmark: 'gate-baseline', prompt: 'Say yes.', expected: 'yes' }),
-)
-const benchmark: BenchmarkAdapter = {
-  id: 'gate-baseline',
-  version: '1',
-  listTasks: () => tasks,
-  info: () => ({ id: 'gate-baseline', version: '1', datasetChecksum: 'e2e' }),
-}
-evalBenchmark({
-  benchmark,
-  runner: mockRunner({ scripts: ${JSON.stringify(scripts)} }),
-  evaluators: [matchesExpected()],
-  gate: { minPassRate: 0 },
-  ${baseline === null ? '' : `baseline: ${JSON.stringify(baseline)},`}
-})
-`
+  return sayYesSuiteEval({
+    benchmark: 'gate-baseline',
+    taskIds: TASKS,
+    wrong: (i) => i < wrong,
+    extra: baseline === null ? '' : `baseline: ${JSON.stringify(baseline)},`,
+  })
 }
 
 let project: TempProject

@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BaselineComparison } from '../../src/core/index.ts'
 import {
-  EVAL_IMPORTS,
   bundleDirs,
   createTempProject,
   readScores,
   runCli,
   runVitest,
+  sayYesSuiteEval,
   tail,
   useBuiltCli,
   type TempProject,
@@ -20,37 +20,13 @@ const TASKS = Array.from({ length: 8 }, (_, i) => `task-${i}`)
 const BROKEN = new Set([2, 5])
 
 function evalFile(broken: boolean, gate: string | null): string {
-  const scripts = Object.fromEntries(
-    TASKS.map((id, i) => [
-      id,
-      {
-        steps: [
-          { kind: 'model_call', text: 'thinking', tokens: 10 },
-          { kind: 'final_answer', answer: broken && BROKEN.has(i) ? 'no' : 'yes' },
-        ],
-      },
-    ]),
-  )
-  return `${EVAL_IMPORTS}
-
-const tasks: TaskSpec[] = ${JSON.stringify(TASKS)}.map((id) =>
-  defineTask({ id, benchmark: 'small-suite', prompt: 'Say yes.', expected: 'yes' }),
-)
-const benchmark: BenchmarkAdapter = {
-  id: 'small-suite',
-  version: '1',
-  listTasks: () => tasks,
-  info: () => ({ id: 'small-suite', version: '1', datasetChecksum: 'e2e' }),
-}
-evalBenchmark({
-  benchmark,
-  runner: mockRunner({ scripts: ${JSON.stringify(scripts)} }),
-  evaluators: [matchesExpected()],
-  trials: 3,
-  gate: { minPassRate: 0 },
-  ${gate ?? ''}
-})
-`
+  return sayYesSuiteEval({
+    benchmark: 'small-suite',
+    taskIds: TASKS,
+    wrong: (i) => broken && BROKEN.has(i),
+    trials: 3,
+    extra: gate ?? '',
+  })
 }
 
 const { cli } = useBuiltCli()

@@ -213,6 +213,52 @@ export const EVAL_IMPORTS = [
   `import { evalBenchmark } from ${repoImport('plugin/index.ts')}`,
 ].join('\n')
 
+/**
+ * An eval file of tasks that ask the scripted agent to say "yes" (exact match), answered "no" where `wrong` says:
+ * the small suites the baseline and comparison tests regress on purpose. `extra` is pasted into evalBenchmark's
+ * options (e.g. `baseline: 'latest',`).
+ */
+export function sayYesSuiteEval(options: {
+  benchmark: string
+  taskIds: readonly string[]
+  wrong: (index: number) => boolean
+  trials?: number
+  extra?: string
+}): string {
+  const scripts = Object.fromEntries(
+    options.taskIds.map((id, i) => [
+      id,
+      {
+        steps: [
+          { kind: 'model_call', text: 'thinking', tokens: 10 },
+          { kind: 'final_answer', answer: options.wrong(i) ? 'no' : 'yes' },
+        ],
+      },
+    ]),
+  )
+  const id = JSON.stringify(options.benchmark)
+  return `${EVAL_IMPORTS}
+
+const tasks: TaskSpec[] = ${JSON.stringify(options.taskIds)}.map((id) =>
+  defineTask({ id, benchmark: ${id}, prompt: 'Say yes.', expected: 'yes' }),
+)
+const benchmark: BenchmarkAdapter = {
+  id: ${id},
+  version: '1',
+  listTasks: () => tasks,
+  info: () => ({ id: ${id}, version: '1', datasetChecksum: 'e2e' }),
+}
+evalBenchmark({
+  benchmark,
+  runner: mockRunner({ scripts: ${JSON.stringify(scripts)} }),
+  evaluators: [matchesExpected()],
+  trials: ${options.trials ?? 1},
+  gate: { minPassRate: 0 },
+  ${options.extra ?? ''}
+})
+`
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 // The agentevalops CLI as a child process
 
