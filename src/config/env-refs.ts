@@ -3,16 +3,16 @@ import { AgentEvalOpsError, type JsonValue } from '../core/index.ts'
 /**
  * Environment references in config strings: `${NAME}`, NAME = [A-Z_][A-Z0-9_]*. The loader keeps them as written,
  * so a config, its hash and anything written to disk hold the reference, never the secret. They are expanded at
- * the edge, right before an adapter factory is called. `$${NAME}` is an escape: it stands for a literal `${NAME}`.
+ * the edge, right before an adapter factory is called. `$${` is an escape: it stands for a literal `${`, whatever
+ * follows it (`$${NAME}`, `$${alert(1)}`, `$${}`, a lone `$${`), and what follows is then plain text.
  */
 
 /** The source of one reference, for building other patterns (unanchored, no groups). */
 export const ENV_REF_SOURCE = '\\$\\{[A-Z_][A-Z0-9_]*\\}'
 
-// Group 1: the escaping `$`, group 2: the name.
-const REF = /(\$?)\$\{([A-Z_][A-Z0-9_]*)\}/g
-// Any `${` that is not escaped: each must start a well-formed reference.
-const OPENING = /(\$?)\$\{/g
+// One left-to-right scan, so the checker, the lister and the expander agree on what is escaped: an escape `$${`
+// (group 1), or an opening `${` with the name of a well-formed reference (group 2) or without (malformed).
+const TOKEN = /(\$\$\{)|\$\{(?:([A-Z_][A-Z0-9_]*)\})?/g
 
 function eachString(value: JsonValue, visit: (s: string) => void): void {
   if (typeof value === 'string') visit(value)
@@ -33,7 +33,7 @@ function mapStrings(value: JsonValue, map: (s: string) => string): JsonValue {
 export function envRefNames(value: JsonValue): string[] {
   const names = new Set<string>()
   eachString(value, (s) => {
-    for (const [, escape, name] of s.matchAll(REF)) if (!escape) names.add(name!)
+    for (const [, escape, name] of s.matchAll(TOKEN)) if (!escape && name) names.add(name)
   })
   return [...names].sort()
 }
@@ -43,10 +43,9 @@ export function envRefNames(value: JsonValue): string[] {
  * when every reference in it is well formed.
  */
 export function envRefSyntaxError(text: string): string | undefined {
-  for (const match of text.matchAll(OPENING)) {
-    if (match[1]) continue
+  for (const match of text.matchAll(TOKEN)) {
+    if (match[1] || match[2]) continue
     const rest = text.slice(match.index)
-    if (new RegExp(`^${ENV_REF_SOURCE}`).test(rest)) continue
     const close = rest.indexOf('}')
     const shown = close >= 0 && close < 40 ? rest.slice(0, close + 1) : `${rest.slice(0, 20)}…`
     return (
@@ -75,6 +74,6 @@ export function expandEnvRefs(value: JsonValue, env: NodeJS.ProcessEnv, where?: 
     )
   }
   return mapStrings(value, (s) =>
-    s.replace(REF, (_whole, escape: string, name: string) => (escape ? `\${${name}}` : env[name]!)),
+    s.replace(TOKEN, (whole, escape?: string, name?: string) => (escape ? '${' : name ? env[name]! : whole)),
   )
 }

@@ -82,6 +82,37 @@ describe('env references in a config', () => {
     expect(() => expandEnvRefs('${ONLY}', {})).toThrow('environment variable ONLY is not set or empty')
   })
 
+  it('take $${ as a literal ${ whatever follows it, as the error message says', () => {
+    const env = { VALID: 'expanded' }
+    const escapes = ['$${alert(1)}', '$${}', '$${1X}', '$${lower}', 'tail $${']
+    for (const text of escapes) expect(envRefSyntaxError(text)).toBeUndefined()
+    expect(envRefNames(escapes)).toEqual([])
+    expect(expandEnvRefs([...escapes, '${VALID} $${VALID} $${${VALID}}'], env)).toEqual([
+      '${alert(1)}',
+      '${}',
+      '${1X}',
+      '${lower}',
+      'tail ${',
+      'expanded ${VALID} ${expanded}',
+    ])
+    // Through the loader: escapes load and stay as written until expansion; `${1X}` is still a located error.
+    const config = (options: string) =>
+      `name: x\nbenchmark: { id: toy }\nagent:\n  runner: r\n  options:\n${options}`
+    const { config: loaded } = parseRunConfig(
+      config(`    a: "$\${alert(1)}"\n    b: "$\${}"\n    c: "$\${1X}"\n    d: "\${VALID}"\n`),
+      'x.yaml',
+    )
+    expect(expandEnvRefs(loaded.agent.options, env)).toEqual({
+      a: '${alert(1)}',
+      b: '${}',
+      c: '${1X}',
+      d: 'expanded',
+    })
+    expect(() => parseRunConfig(config('    key: "${1X}"\n'), 'x.yaml')).toThrow(
+      'x.yaml:6:5 agent.options.key: "${1X}" is not an environment reference',
+    )
+  })
+
   it('must be well formed: a malformed reference is a located finding', () => {
     expect(envRefSyntaxError('${OK} and $${escaped} and $HOME')).toBeUndefined()
     expect(envRefSyntaxError('${api_key}')).toContain('"${api_key}" is not an environment reference')
