@@ -25,6 +25,7 @@ import {
 } from '../src/core/index.ts'
 import { differenceFromRegistered, nameTrials, writeBundle } from '../src/bundles/index.ts'
 import { registeredTrials } from './registered-trials.ts'
+import { noTrialMatched } from './no-trial-matched.ts'
 import { readStagedRun } from '../src/stores/index.ts'
 import { renderMarkdownReport } from '../src/reports/index.ts'
 import {
@@ -231,6 +232,19 @@ export class BundleReporter implements Reporter {
     }
     if (run.records.size === 0) {
       await removeStaging(run.stagingDir)
+      const unmatched =
+        reason === 'interrupted'
+          ? undefined
+          : noTrialMatched({
+              modules,
+              project: this.options.project,
+              testNamePattern: vitest.config.testNamePattern,
+              passWithNoTests: vitest.config.passWithNoTests,
+            })
+      if (unmatched?.exitCode === 1) {
+        vitest.logger.error(unmatched.message)
+        process.exitCode = 1
+      } else if (unmatched) vitest.logger.log(unmatched.message)
       return
     }
     try {

@@ -48,11 +48,13 @@ describe('parseRunArgs', () => {
         '--resume=runs/b',
         '--baseline',
         'latest',
+        '--passWithNoTests',
       ]),
     ).toEqual({
       help: false,
       configs: ['a.yaml', 'b.yaml'],
       testNamePattern: 'arith',
+      passWithNoTests: true,
       shard: '2/3',
       trials: 5,
       concurrency: 4,
@@ -152,6 +154,9 @@ describe('vitestOptions', () => {
     expect(vitestOptions(args, '/proj').options).toMatchObject({
       testNamePattern: 'x|y',
       reporters: ['dot', 'junit'],
+    })
+    expect(vitestOptions(parseRunArgs(['a.yaml', '--passWithNoTests']), '/proj').options).toMatchObject({
+      passWithNoTests: true,
     })
     expect(vitestOptions(args, '/proj').options).not.toHaveProperty('shard')
     // Without --reporter, Vitest picks (default, plus github-actions on GitHub).

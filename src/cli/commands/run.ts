@@ -21,6 +21,8 @@ export interface RunArgs {
   /** Config files as given (relative to the working directory, which is the Vitest root). */
   configs: string[]
   testNamePattern: string | undefined
+  /** Exit 0, as Vitest's option does, when no trial is left to run (e.g. -t matched none). */
+  passWithNoTests: boolean
   /** `<index>/<count>`: a shard of the configs' tasks (AGENTEVALOPS_SHARD), not Vitest's shard of files. */
   shard: string | undefined
   trials: number | undefined
@@ -40,6 +42,7 @@ export interface RunArgs {
 const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
   testNamePattern: { type: 'string', short: 't' },
+  passWithNoTests: { type: 'boolean' },
   shard: { type: 'string' },
   trials: { type: 'string' },
   concurrency: { type: 'string' },
@@ -88,6 +91,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
     help,
     configs: positionals,
     testNamePattern: values.testNamePattern,
+    passWithNoTests: values.passWithNoTests === true,
     shard: values.shard,
     trials: positiveInt('--trials', values.trials),
     concurrency: positiveInt('--concurrency', values.concurrency),
@@ -142,6 +146,7 @@ export function vitestOptions(args: RunArgs, cwd: string): { options: CliOptions
     watch: false,
     run: true,
     ...(args.testNamePattern === undefined ? {} : { testNamePattern: args.testNamePattern }),
+    ...(args.passWithNoTests ? { passWithNoTests: true } : {}),
     // No --reporter: Vitest's own choice (default, plus github-actions on GitHub), our bundle reporter beside it.
     ...(args.reporters.length === 0 ? {} : { reporters: args.reporters }),
   }
@@ -283,8 +288,9 @@ function help(): string {
     options: [
       [
         '-t, --testNamePattern <pattern>',
-        'Only the trials whose name matches (config > benchmark > task #trial)',
+        'Only the trials whose name matches (config > benchmark > task #trial); none: exit 1',
       ],
+      ['--passWithNoTests', 'Exit 0 when no trial is left to run (as Vitest)'],
       ['--shard <index>/<count>', "Run one shard of the configs' tasks (every trial of a task in one shard)"],
       ['--trials <n>', "Trials per task, instead of the configs' trials"],
       ['--concurrency <n>', "Trials in flight, instead of the configs' concurrency"],
@@ -304,7 +310,7 @@ function help(): string {
     ],
     exitCodes: [
       [0, 'every case passed'],
-      [1, 'a trial, a gate or the run failed'],
+      [1, 'a trial, a gate or the run failed, or -t matched no trial (no bundle written)'],
       [2, 'usage or config error: nothing was run, no bundle written'],
       [130, 'interrupted (Ctrl+C / SIGTERM): the bundle holds the finished trials'],
     ],
