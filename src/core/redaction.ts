@@ -3,7 +3,8 @@
  * through a Redactor, which replaces the values of secret environment variables and common key shapes with
  * `[REDACTED:NAME]`. The marker names the secret, never shows it, and lets the secret-leak policy cite the step.
  * A JSON value's object keys are redacted like its strings (an agent may key a map by a token), and where the
- * value is free-form (a tool's args, its result) so are numbers whose digits are a secret (a PIN passed as 4821).
+ * value is free-form (a tool's args, its result) so are whole values equal to a secret: a number whose digits are
+ * one (a PIN passed as 4821), and a string or key equal to a short configured secret.
  */
 
 export interface Redactor {
@@ -12,14 +13,15 @@ export interface Redactor {
   string(text: string): string
   /**
    * A copy of a JSON value with every string and object key redacted (the value itself when nothing changes); with
-   * `numbers`, also every number whose digits are a secret, replaced by its marker (a string). Numbers are left
-   * alone by default: where a schema wants a number (a token count, a step) a marker would break the record.
+   * `wholeValues`, also every whole value equal to a secret (a number whose digits are one, a string or key equal
+   * to a short configured one), replaced by its marker (a string). Only for free-form values: where a schema wants
+   * a number (a token count, a step) or an id (a task id "4821"), a marker would break the record.
    */
   json<T>(value: T, options?: JsonRedaction): T
 }
 
 export interface JsonRedaction {
-  numbers?: boolean
+  wholeValues?: boolean
 }
 
 /** Environment variable names whose values are secrets, beyond those configured. */
@@ -33,7 +35,8 @@ export const MIN_SECRET_LENGTH = 8
 
 /**
  * A configured secret (in AGENTEVALOPS_SECRETS or `names`) shorter than MIN_SECRET_LENGTH but at least this long, a
- * PIN, is redacted only where it is a whole value: a string, an object key or a number equal to it, never inside text.
+ * PIN, is redacted only as a whole value of free-form JSON: a string, an object key or a number equal to it, never
+ * inside text.
  */
 export const MIN_WHOLE_SECRET_LENGTH = 4
 
@@ -95,8 +98,6 @@ export function createRedactor(secrets: readonly Secret[], wholeValues: readonly
   const whole = new Map<string, string>()
   for (const [value, marker] of [...wholeValues, ...secrets]) if (!whole.has(value)) whole.set(value, marker)
   const string = (text: string): string => {
-    const exact = whole.get(text)
-    if (exact !== undefined) return exact
     let out = text
     for (const [value, marker] of secrets) if (out.includes(value)) out = out.split(value).join(marker)
     for (const { name, pattern } of KEY_SHAPES) {
@@ -105,9 +106,12 @@ export function createRedactor(secrets: readonly Secret[], wholeValues: readonly
     }
     return out
   }
+  const wholeString = (text: string): string => whole.get(text) ?? string(text)
   const number = (n: number): number | string => (Number.isFinite(n) ? (whole.get(String(n)) ?? n) : n)
   const json = <T>(value: T, options: JsonRedaction = {}): T =>
-    redactValue(value, string, options.numbers === true ? number : undefined) as T
+    (options.wholeValues === true
+      ? redactValue(value, wholeString, number)
+      : redactValue(value, string, undefined)) as T
   return { hasSecrets: secrets.length + wholeValues.length > 0, string, json }
 }
 

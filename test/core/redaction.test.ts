@@ -81,7 +81,7 @@ describe('redacting object keys and numbers', () => {
 
   it('replaces a number whose digits are a configured secret with its marker, only when asked to', () => {
     const value = { pin: 4821, other: 48210, nested: [4821, -4821, 4821.5], tokens: 12 }
-    expect(redactor.json(value, { numbers: true })).toEqual({
+    expect(redactor.json(value, { wholeValues: true })).toEqual({
       pin: '[REDACTED:APP_PIN]',
       other: 48210,
       nested: ['[REDACTED:APP_PIN]', -4821, 4821.5],
@@ -91,16 +91,20 @@ describe('redacting object keys and numbers', () => {
     expect(redactor.json(value)).toBe(value)
   })
 
-  it('redacts a short configured secret only as a whole value, and a long numeric secret as a number', () => {
-    expect(redactor.json({ pin: '4821', text: 'call 4821 now', [4821]: 'k' })).toEqual({
+  it('redacts a short configured secret only as a whole free-form value, and a long numeric secret as a number', () => {
+    const value = { pin: '4821', text: 'call 4821 now', [4821]: 'k' }
+    expect(redactor.json(value, { wholeValues: true })).toEqual({
       pin: '[REDACTED:APP_PIN]',
       text: 'call 4821 now',
       '[REDACTED:APP_PIN]': 'k',
     })
+    // Outside free-form values (a task id "4821") and in text, a short secret stays.
+    expect(redactor.json(value)).toBe(value)
+    expect(redactor.string('4821')).toBe('4821')
     // A short value of a variable only named like a secret is not configured: left alone.
-    expect(redactor.json({ n: 1234 }, { numbers: true })).toEqual({ n: 1234 })
+    expect(redactor.json({ n: 1234 }, { wholeValues: true })).toEqual({ n: 1234 })
     const long = redactorFromEnv({ ACCOUNT_SECRET: '12345678901' })
-    expect(long.json({ account: 12345678901 }, { numbers: true })).toEqual({
+    expect(long.json({ account: 12345678901 }, { wholeValues: true })).toEqual({
       account: '[REDACTED:ACCOUNT_SECRET]',
     })
   })
