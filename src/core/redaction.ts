@@ -2,14 +2,26 @@
  * Secrets never reach a trace, a record, a report or a log line: every string the harness writes about a trial goes
  * through a Redactor, which replaces the values of secret environment variables and common key shapes with
  * `[REDACTED:NAME]`. The marker names the secret, never shows it, and lets the secret-leak policy cite the step.
+ * A JSON value's object keys are redacted like its strings (an agent may key a map by a token), and where the
+ * value is free-form (a tool's args, its result) so are whole values equal to a secret: a number whose digits are
+ * one (a PIN passed as 4821), and a string or key equal to a short configured secret.
  */
 
 export interface Redactor {
   /** False when there is nothing to redact but key shapes. */
   readonly hasSecrets: boolean
   string(text: string): string
-  /** A copy of a JSON value with every string redacted (the value itself when nothing changes). */
-  json<T>(value: T): T
+  /**
+   * A copy of a JSON value with every string and object key redacted (the value itself when nothing changes); with
+   * `wholeValues`, also every whole value equal to a secret (a number whose digits are one, a string or key equal
+   * to a short configured one), replaced by its marker (a string). Only for free-form values: where a schema wants
+   * a number (a token count, a step) or an id (a task id "4821"), a marker would break the record.
+   */
+  json<T>(value: T, options?: JsonRedaction): T
+}
+
+export interface JsonRedaction {
+  wholeValues?: boolean
 }
 
 /** Environment variable names whose values are secrets, beyond those configured. */
@@ -20,6 +32,13 @@ export const SECRETS_ENV = 'AGENTEVALOPS_SECRETS'
 
 /** Shorter values are left alone: redacting "1" or "true" everywhere would wreck traces and protect nothing. */
 export const MIN_SECRET_LENGTH = 8
+
+/**
+ * A configured secret (in AGENTEVALOPS_SECRETS or `names`) shorter than MIN_SECRET_LENGTH but at least this long, a
+ * PIN, is redacted only as a whole value of free-form JSON: a string, an object key or a number equal to it, never
+ * inside text.
+ */
+export const MIN_WHOLE_SECRET_LENGTH = 4
 
 /** Key shapes redacted wherever they appear, whether or not the environment holds them. */
 export const KEY_SHAPES: readonly { name: string; pattern: RegExp }[] = [
@@ -55,17 +74,29 @@ export function redactorFromEnv(
       .filter(Boolean),
   ])
   const secrets: [value: string, marker: string][] = []
+  const wholeValues: [value: string, marker: string][] = []
   for (const [name, value] of Object.entries(env)) {
-    if (value === undefined || value.length < MIN_SECRET_LENGTH) continue
-    if (configured.has(name) || SECRET_NAME_PATTERN.test(name)) secrets.push([value, `[REDACTED:${name}]`])
+    if (value === undefined) continue
+    const marker = `[REDACTED:${name}]`
+    if (value.length >= MIN_SECRET_LENGTH) {
+      if (configured.has(name) || SECRET_NAME_PATTERN.test(name)) secrets.push([value, marker])
+    } else if (value.length >= MIN_WHOLE_SECRET_LENGTH && configured.has(name))
+      wholeValues.push([value, marker])
   }
   // Longest first: a secret that contains another is replaced whole.
   secrets.sort((a, b) => b[0].length - a[0].length)
-  return createRedactor(secrets)
+  return createRedactor(secrets, wholeValues)
 }
 
-/** A redactor for exactly these secret values (and the key shapes). */
-export function createRedactor(secrets: readonly (readonly [value: string, marker: string])[]): Redactor {
+type Secret = readonly [value: string, marker: string]
+
+/**
+ * A redactor for exactly these secret values (and the key shapes); `wholeValues` are redacted only where a string,
+ * an object key or a number equals them.
+ */
+export function createRedactor(secrets: readonly Secret[], wholeValues: readonly Secret[] = []): Redactor {
+  const whole = new Map<string, string>()
+  for (const [value, marker] of [...wholeValues, ...secrets]) if (!whole.has(value)) whole.set(value, marker)
   const string = (text: string): string => {
     let out = text
     for (const [value, marker] of secrets) if (out.includes(value)) out = out.split(value).join(marker)
@@ -75,30 +106,64 @@ export function createRedactor(secrets: readonly (readonly [value: string, marke
     }
     return out
   }
-  const json = <T>(value: T): T => redactValue(value, string) as T
-  return { hasSecrets: secrets.length > 0, string, json }
+  const wholeString = (text: string): string => whole.get(text) ?? string(text)
+  const number = (n: number): number | string => (Number.isFinite(n) ? (whole.get(String(n)) ?? n) : n)
+  const json = <T>(value: T, options: JsonRedaction = {}): T =>
+    (options.wholeValues === true
+      ? redactValue(value, wholeString, number)
+      : redactValue(value, string, undefined)) as T
+  return { hasSecrets: secrets.length + wholeValues.length > 0, string, json }
 }
 
-function redactValue(value: unknown, redact: (s: string) => string): unknown {
+function redactValue(
+  value: unknown,
+  redact: (s: string) => string,
+  number: ((n: number) => number | string) | undefined,
+): unknown {
   if (typeof value === 'string') return redact(value)
+  if (typeof value === 'number') return number ? number(value) : value
   if (Array.isArray(value)) {
     let changed = false
     const out = value.map((item) => {
-      const r = redactValue(item, redact)
+      const r = redactValue(item, redact, number)
       if (r !== item) changed = true
       return r
     })
     return changed ? out : value
   }
   if (value !== null && typeof value === 'object') {
-    let changed = false
-    const out: Record<string, unknown> = {}
-    for (const [key, item] of Object.entries(value)) {
-      const r = redactValue(item, redact)
+    const entries = Object.entries(value)
+    const keys = redactKeys(
+      entries.map(([key]) => key),
+      redact,
+    )
+    let changed = keys !== null
+    const out = entries.map(([key, item], i): [string, unknown] => {
+      const r = redactValue(item, redact, number)
       if (r !== item) changed = true
-      out[key] = r
-    }
-    return changed ? out : value
+      return [keys?.[i] ?? key, r]
+    })
+    // fromEntries defines each key as data, so a key `__proto__` stays a key and never becomes the prototype.
+    return changed ? Object.fromEntries(out) : value
   }
   return value
+}
+
+/**
+ * The redacted keys of an object, in order, or null when none changes. Two keys may redact to one (two different
+ * `sk-ant-…` keys): a redacted key that meets a key already taken gets ` (2)`, ` (3)`, … so no value is lost, and
+ * keys that held no secret keep their names.
+ */
+function redactKeys(keys: readonly string[], redact: (s: string) => string): string[] | null {
+  const redacted = keys.map(redact)
+  if (redacted.every((key, i) => key === keys[i])) return null
+  const taken = new Set(keys.filter((key, i) => redacted[i] === key))
+  return keys.map((key, i) => {
+    const r = redacted[i]!
+    if (r === key) return key
+    let name = r
+    for (let n = 2; taken.has(name); n++) name = `${r} (${n})`
+    taken.add(name)
+    return name
+  })
 }

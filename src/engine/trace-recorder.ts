@@ -6,6 +6,7 @@ import {
   type TracePayload,
   type TraceWriter,
 } from '../core/index.ts'
+import { redactPayload } from './redact-payload.ts'
 
 export interface TrialIds {
   runId: string
@@ -50,7 +51,7 @@ export class TraceRecorder {
       step: this.events.length,
       ts: new Date().toISOString(),
       kind,
-      payload: this.redactor ? this.redactor.json(payload) : payload,
+      payload: this.redactor ? redactPayload(this.redactor, kind, payload) : payload,
       tokensDelta,
       costDeltaUsd,
       spanId: newSpanId(),

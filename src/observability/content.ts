@@ -30,6 +30,6 @@ export function outputMessages(
 
 /** A JSON value (tool arguments, a tool result) as the attribute text the conventions ask for. */
 export function jsonContent(policy: ContentPolicy, value: unknown): string {
-  const redacted = policy.redactor.json(value)
+  const redacted = policy.redactor.json(value, { wholeValues: true })
   return typeof redacted === 'string' ? redacted : (JSON.stringify(redacted) ?? 'null')
 }

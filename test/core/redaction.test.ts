@@ -50,3 +50,70 @@ describe('redactorFromEnv', () => {
     expect(r.string('abcdefgh-longer abcdefgh')).toBe('[REDACTED:B_TOKEN] [REDACTED:A_TOKEN]')
   })
 })
+
+describe('redacting object keys and numbers', () => {
+  const TOKEN = 'tok-7f3a9c2e1b5d'
+  const env = { LOOKUP_TOKEN: TOKEN, APP_PIN: '4821', AGENTEVALOPS_SECRETS: 'APP_PIN', SHORT_TOKEN: '1234' }
+  const redactor = redactorFromEnv(env)
+
+  it('replaces a secret within an object key, at any depth', () => {
+    expect(
+      redactor.json({ args: { [TOKEN]: 1, [`Bearer ${TOKEN}`]: 'x' }, list: [{ [TOKEN]: true }] }),
+    ).toEqual({
+      args: { '[REDACTED:LOOKUP_TOKEN]': 1, 'Bearer [REDACTED:LOOKUP_TOKEN]': 'x' },
+      list: [{ '[REDACTED:LOOKUP_TOKEN]': true }],
+    })
+  })
+
+  it('keeps both values when two keys redact to the same name, and the key that held no secret keeps its name', () => {
+    const a = `sk-ant-api03-${'A'.repeat(20)}`
+    const b = `sk-ant-api03-${'B'.repeat(20)}`
+    expect(redactor.json({ [a]: 1, '[REDACTED:ANTHROPIC_KEY]': 2, [b]: 3 })).toEqual({
+      '[REDACTED:ANTHROPIC_KEY] (2)': 1,
+      '[REDACTED:ANTHROPIC_KEY]': 2,
+      '[REDACTED:ANTHROPIC_KEY] (3)': 3,
+    })
+    expect(Object.keys(redactor.json({ [TOKEN]: 'first', '[REDACTED:LOOKUP_TOKEN]': 'second' }))).toEqual([
+      '[REDACTED:LOOKUP_TOKEN] (2)',
+      '[REDACTED:LOOKUP_TOKEN]',
+    ])
+  })
+
+  it('replaces a number whose digits are a configured secret with its marker, only when asked to', () => {
+    const value = { pin: 4821, other: 48210, nested: [4821, -4821, 4821.5], tokens: 12 }
+    expect(redactor.json(value, { wholeValues: true })).toEqual({
+      pin: '[REDACTED:APP_PIN]',
+      other: 48210,
+      nested: ['[REDACTED:APP_PIN]', -4821, 4821.5],
+      tokens: 12,
+    })
+    // Where a schema wants a number, the value is left as it is.
+    expect(redactor.json(value)).toBe(value)
+  })
+
+  it('redacts a short configured secret only as a whole free-form value, and a long numeric secret as a number', () => {
+    const value = { pin: '4821', text: 'call 4821 now', [4821]: 'k' }
+    expect(redactor.json(value, { wholeValues: true })).toEqual({
+      pin: '[REDACTED:APP_PIN]',
+      text: 'call 4821 now',
+      '[REDACTED:APP_PIN]': 'k',
+    })
+    // Outside free-form values (a task id "4821") and in text, a short secret stays.
+    expect(redactor.json(value)).toBe(value)
+    expect(redactor.string('4821')).toBe('4821')
+    // A short value of a variable only named like a secret is not configured: left alone.
+    expect(redactor.json({ n: 1234 }, { wholeValues: true })).toEqual({ n: 1234 })
+    const long = redactorFromEnv({ ACCOUNT_SECRET: '12345678901' })
+    expect(long.json({ account: 12345678901 }, { wholeValues: true })).toEqual({
+      account: '[REDACTED:ACCOUNT_SECRET]',
+    })
+  })
+
+  it('keeps a key named __proto__ a key', () => {
+    const value = JSON.parse(`{"__proto__": {"x": "${TOKEN}"}}`) as Record<string, unknown>
+    const out = redactor.json(value)
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype)
+    expect(Object.hasOwn(out, '__proto__')).toBe(true)
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"x":"[REDACTED:LOOKUP_TOKEN]"}}')
+  })
+})

@@ -6,7 +6,11 @@ import {
   type TraceEvent,
   type TrialView,
 } from '../../src/core/index.ts'
+import { callableRunner } from '../../src/agents/index.ts'
+import { redactorFromEnv } from '../../src/core/index.ts'
+import { runTrial } from '../../src/engine/index.ts'
 import { costCeiling, secretLeak, toolAccess } from '../../src/policy/index.ts'
+import { baseOptions } from '../engine/helpers.ts'
 import { ev, trace, viewOf } from '../evaluators/trace-fixture.ts'
 
 async function check(checker: PolicyChecker, view: TrialView) {
@@ -170,5 +174,37 @@ describe('secretLeak', () => {
       view([{ kind: 'agent.plan', payload: { text: '[REDACTED:X_TOKEN]' } }]),
     )
     expect(warned.verdict).toBe('WARN')
+  })
+
+  it('reports a secret the redactor replaced in an object key or a number of a real trial', async () => {
+    const token = 'tok-keyed-9d4e2a7c61f0'
+    const redactor = redactorFromEnv({
+      LOOKUP_TOKEN: token,
+      APP_PIN: '4821',
+      AGENTEVALOPS_SECRETS: 'APP_PIN',
+    })
+    const run = await runTrial(
+      baseOptions({
+        redactor,
+        policy: [secretLeak()],
+        runner: callableRunner(async (_input, ctx) => {
+          await ctx.toolCall('lookup', { [token]: 1 }, () => 'ok')
+          await ctx.toolCall('unlock', { pin: 4821 }, () => 'ok')
+          return 'done'
+        }),
+      }),
+    )
+    const leak = run.record.verdicts.find((v) => v.checkerId === 'secret-leak')!
+    expect(leak.verdict).toBe('FAIL')
+    expect(leak.findings.map((f) => [f.citations, f.message])).toEqual([
+      [[0], 'agent.tool_call at step 0 carried LOOKUP_TOKEN (redacted in the trace)'],
+      [[2], 'agent.tool_call at step 2 carried APP_PIN (redacted in the trace)'],
+    ])
+    expect(JSON.stringify(run.events)).not.toContain(token)
+    expect(run.events[2]!.payload).toEqual({
+      tool: 'unlock',
+      args: { pin: '[REDACTED:APP_PIN]' },
+      callId: 'call_2',
+    })
   })
 })
