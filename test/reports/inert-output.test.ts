@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { consoleSummary } from '../../reporters/console-summary.ts'
 import { githubStepSummary } from '../../reporters/github-summary.ts'
+import { formatComparison } from '../../src/cli/comparison-text.ts'
 import type { RunMetadata, ScoredTrial } from '../../src/core/index.ts'
 import { inertText, markdownCode } from '../../src/reports/escape-markdown.ts'
 import { terminalText } from '../../src/reports/escape-terminal.ts'
@@ -137,6 +138,21 @@ describe('the console summary is inert', () => {
     expect(text).not.toContain('\u001b')
     expect(text).toContain('never\\n\\x1b[32mgreen')
     expect(text).toContain('vs baseline base\\n\\x1b[1m:')
+  })
+
+  it("prints the compare command's regressed task ids and baseline run id as escaped lines", () => {
+    const id = 'gone\n\u001b[31mred'
+    const trials = [...taskTrials(id, 2, 0), ...taskTrials('ok', 2, 2)]
+    const { benchmarks } = metadataFor(trials)
+    const baseline = trials.map((t) => ({ ...t, passed: true, outcome: 'passed' as const }))
+    const comparison = compareToBaseline(
+      { runId: 'base\n\u001b[1m', benchmarks, trials: baseline },
+      { runId: 'cand', benchmarks, trials },
+    )
+    const text = formatComparison(comparison, { baselineDir: 'runs/base', candidateDir: 'runs/cand' })
+    expect(text).not.toContain('\u001b')
+    expect(text.split('\n')).toContain('  toy/gone\\n\\x1b[31mred  100.0% → 0.0%')
+    expect(text).toContain('baseline  base\\n\\x1b[1m (runs/base)')
   })
 
   it('leaves ordinary text alone', () => {
