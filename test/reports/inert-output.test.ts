@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { writeBundle } from '../../src/bundles/index.ts'
 import { consoleSummary } from '../../reporters/console-summary.ts'
 import { githubStepSummary } from '../../reporters/github-summary.ts'
 import { formatComparison } from '../../src/cli/comparison-text.ts'
@@ -7,6 +8,8 @@ import { inertText, markdownCode } from '../../src/reports/escape-markdown.ts'
 import { terminalText } from '../../src/reports/escape-terminal.ts'
 import { renderMarkdownReport } from '../../src/reports/index.ts'
 import { compareToBaseline } from '../../src/scorers/index.ts'
+import { bundleInput, tempDir } from '../bundles/fixtures.ts'
+import { runCli } from '../cli/helpers.ts'
 import { metadataFor, scoredTrial, summarize, taskTrials } from './fixtures.ts'
 
 /*
@@ -96,6 +99,32 @@ describe('report.md and the job summary are inert', () => {
     })
     expectInert(markdown, [/^## agentevalops run run /, /^### Baseline base/])
     expect(markdown).toContain('evil # Forged \\[click\\]\\(https://attacker.example)')
+  })
+
+  it('re-renders report.md from a bundle on disk with hostile metadata (agentevalops report)', async () => {
+    const work = await tempDir()
+    try {
+      const input = await bundleInput(work.path)
+      const target = { ...input.metadata.target!, name: RUNNER }
+      const metadata = {
+        ...input.metadata,
+        labels: { x: LABEL.slice(2) },
+        target,
+        targets: [target],
+        testNamePattern: PATTERN,
+      }
+      const dir = await writeBundle({ ...input, metadata })
+      const { code, stdout, stderr } = await runCli('report', dir)
+      expect(stderr).toBe('')
+      expect(code).toBe(0)
+      expectInert(stdout, [/^# Run /, REPORT_SECTIONS])
+      expect(stdout).toContain(
+        '- **Labels:** x=&lt;img src=https://attacker.example/pixel&gt; # Pass rate 100%',
+      )
+      expect(stdout).toContain('- **Target:** evil # Forged \\[click\\]\\(https://attacker.example)')
+    } finally {
+      await work.remove()
+    }
   })
 
   it('keeps plain ids as they are', () => {
