@@ -1,4 +1,5 @@
 import type { RunSummary, ScoredTrial, TaskSummary } from '../src/core/index.ts'
+import { terminalText } from '../src/reports/escape-terminal.ts'
 import { fraction, percent, plural } from '../src/reports/format.ts'
 import { headlineLineText, headlineModel } from '../src/reports/headline-model.ts'
 import { sharedOut } from '../src/reports/shared-rows.ts'
@@ -21,7 +22,8 @@ const MAX_NAMES = 10
 /**
  * What a person reading CI logs needs without opening the bundle: one line per trial when every task ran once,
  * else one line per task; the headline pass rate with its interval; the tasks that never passed and the flaky
- * ones; the verdict against a baseline; and, last, passed/n and where the bundle is.
+ * ones; the verdict against a baseline; and, last, passed/n and where the bundle is. Names come from the run (a
+ * task id may hold a newline or an ANSI escape): every line is shown through terminalText, our own text unchanged.
  */
 export function consoleSummary(
   trials: readonly ScoredTrial[],
@@ -29,10 +31,12 @@ export function consoleSummary(
   bundleDir: string,
 ): string {
   const lines = hasRepeatedTrials(summary) ? taskRows(summary) : trialRows(trials)
-  lines.push(...closing(summary))
+  lines.push(...closing(summary).map(terminalText))
   // Over several targets a share of all trials is a pooled rate too: the count alone is still true.
   const share = headlineModel(summary).pooled === null ? '' : ` (${percent(summary.passRate)})`
-  lines.push(`agentevalops: ${summary.passed}/${summary.n} trials passed${share} · bundle ${bundleDir}`)
+  lines.push(
+    `agentevalops: ${summary.passed}/${summary.n} trials passed${share} · bundle ${terminalText(bundleDir)}`,
+  )
   return lines.join('\n')
 }
 
@@ -42,7 +46,7 @@ function trialRows(trials: readonly ScoredTrial[]): string[] {
   const notPassed = trials.length > MAX_ROWS ? trials.filter((t) => !t.passed) : trials
   const listed = sharedOut(notPassed, (t) => t.benchmark.id, MAX_ROWS)
   const rows = listed.map((t) => [
-    `${multiBenchmark ? `${t.benchmark.id}/` : ''}${t.taskId} #${t.trial}`,
+    terminalText(`${multiBenchmark ? `${t.benchmark.id}/` : ''}${t.taskId} #${t.trial}`),
     t.outcome,
     t.result?.terminatedBy ?? '-',
     t.scores.length ? (t.scores.reduce((a, s) => a + s.score, 0) / t.scores.length).toFixed(2) : '-',
@@ -61,7 +65,7 @@ function taskRows(summary: RunSummary): string[] {
   const notPassed = all.length > MAX_ROWS ? all.filter((t) => t.passed < t.trials) : all
   const listed = sharedOut(notPassed, (t) => t.benchmarkId, MAX_ROWS)
   const rows = listed.map((t) => [
-    multiBenchmark ? taskKeyOf(t) : t.taskId,
+    terminalText(multiBenchmark ? taskKeyOf(t) : t.taskId),
     fraction(t.passed, t.trials),
     status(t),
   ])

@@ -10,7 +10,7 @@ import {
 } from '../src/core/index.ts'
 import { capped, fraction, percent, plural, usd } from '../src/reports/format.ts'
 import { headlineModel, type HeadlineModel } from '../src/reports/headline-model.ts'
-import { inertText } from '../src/reports/markdown-table.ts'
+import { inertText } from '../src/reports/escape-markdown.ts'
 import { headlineGroupsTable } from '../src/reports/sections/headline.ts'
 import { brokenText, comparisonReason, taskKeyOf, tasksWithCounts } from '../src/reports/summary-text.ts'
 

@@ -1,4 +1,5 @@
 import type { BaselineComparison, MetricComparison } from '../core/index.ts'
+import { terminalText } from '../reports/escape-terminal.ts'
 import { brokenCounts, comparisonReason } from '../reports/summary-text.ts'
 
 const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`)
@@ -10,7 +11,7 @@ const MAX_LISTED = 50
 
 /**
  * The comparison as a terminal reads it: the verdict first, then one line per metric, then the broken tasks and
- * what regressed.
+ * what regressed. Run ids and task names come from bundles: each line is shown through terminalText.
  */
 export function formatComparison(
   comparison: BaselineComparison,
@@ -48,7 +49,7 @@ export function formatComparison(
       lines.push(`  ${r.benchmarkId}/${r.taskId}  ${pct(r.baseline)} → ${pct(r.candidate)}`)
     lines.push(...more(regressed.length))
   }
-  return lines.join('\n')
+  return lines.map(terminalText).join('\n')
 }
 
 function more(count: number): string[] {

@@ -102,13 +102,16 @@ export function intervalMethod(method: 'wilson' | 't'): string {
   return method === 'wilson' ? 'Wilson' : 't over per-task rates'
 }
 
-/** How the statistics were computed, in one line. */
-export function settingsText(settings: SummarySettings): string {
+/** How the statistics were computed, in one line; `code` shows the cluster label as code in its format. */
+export function settingsText(
+  settings: SummarySettings,
+  code: (text: string) => string = (text) => `\`${text}\``,
+): string {
   return [
     `${confidenceLabel(settings.confidence)} confidence`,
     `trials reduced per task by ${settings.reducer}`,
     errorPolicyText(settings.errorPolicy),
-    settings.clusterBy === null ? 'no clustering' : `clustered by label \`${settings.clusterBy}\``,
+    settings.clusterBy === null ? 'no clustering' : `clustered by label ${code(settings.clusterBy)}`,
     `bootstrap ${integer(settings.bootstrap.resamples)} resamples, seed ${settings.bootstrap.seed}`,
   ].join(' · ')
 }

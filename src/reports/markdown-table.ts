@@ -1,20 +1,10 @@
-/**
- * Text that came from a run (an agent's answer inside an explanation, an error, a task id) made inert in Markdown:
- * no HTML (a `<script>` or an `<img>` that fetches), no link or image (`![](https://…)` would call out when the
- * report is opened), no code span or fence to break out of, no `|` or newline to break a table.
- */
-export function inertText(text: string): string {
-  return text
-    .replace(/\r?\n|\r/g, ' ')
-    .replace(/[\\`[\]|]/g, (c) => `\\${c}`)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-}
+import { inlineMarkdownText } from './escape-markdown.ts'
 
-/** One table cell's text, inert (see inertText). */
+export { inertText } from './escape-markdown.ts'
+
+/** One table cell's text, inert (see escape-markdown.ts); a cell is inline, so no line-start escapes. */
 export function escapeCell(text: string): string {
-  return inertText(text).trim()
+  return inlineMarkdownText(text).trim()
 }
 
 export type Align = 'left' | 'right'

@@ -158,9 +158,9 @@ describe('githubStepSummary', () => {
     expect(text).not.toContain('<img')
     expect(text).not.toContain('<script>')
     expect(text).not.toMatch(/(?<!\\)\]\(https:/)
-    expect(text).toContain('&lt;img src=x onerror=alert(1)&gt;\\[click\\](https://evil.example)\\`\\|')
+    expect(text).toContain('&lt;img src=x onerror=alert(1)&gt;\\[click\\]\\(https://evil.example)\\`\\|')
     expect(text).toMatch(/^\| b&lt;script&gt; \| mock-scripted \| 50\.0% \|/m)
-    expect(text).toContain('Bundle: runs/!\\[x\\](https://evil.example/p.png)')
+    expect(text).toContain('Bundle: runs/!\\[x\\]\\(https://evil.example/p.png)')
   })
 
   it('flags an interrupted run', () => {

@@ -444,7 +444,8 @@ describe('renderMarkdownReport', () => {
           .filter((l) => l.startsWith('## '))
           .at(-1),
       ).toBe('## Baseline comparison')
-      expect(compared).toContain(`**Verdict: NO_GO** — ${comparison.overall.reason}`)
+      // The reason's `p = … < 0.05` is escaped as all text from a bundle is: it renders as written.
+      expect(compared).toContain(`**Verdict: NO_GO** — ${comparison.overall.reason.replace('<', '&lt;')}`)
       expect(comparison.overall.reason).toMatch(/^dropped 50\.0 pp/)
       expect(compared).toContain('- **Baseline run:** run-base (toy)')
       expect(compared).toContain('- **Paired tasks:** 20')

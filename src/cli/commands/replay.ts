@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path'
 import { compareRuns, readBundle, RECORDINGS_FILE, type TrialComparison } from '../../bundles/index.ts'
 import { AgentEvalOpsError } from '../../core/index.ts'
 import { RECORD_ENV, RECORDINGS_FILE_ENV } from '../../recording/index.ts'
+import { terminalText } from '../../reports/escape-terminal.ts'
 import { formatCommandHelp } from '../command-help.ts'
 import { parseCommandArgs, type Command } from '../command.ts'
 
@@ -78,10 +79,11 @@ async function runToEnd(
 }
 
 function formatComparison(c: TrialComparison): string {
-  const what = `${c.benchmark}/${c.taskId} #${c.trial}`
+  // Task ids and reasons come from the bundle: one visible line each, nothing the terminal acts on.
+  const what = terminalText(`${c.benchmark}/${c.taskId} #${c.trial}`)
   return c.verdict === 'MATCH'
     ? `MATCH         ${what}`
-    : `${c.verdict.padEnd(13)} ${what}: ${c.reasons.join('; ')}`
+    : `${c.verdict.padEnd(13)} ${what}: ${terminalText(c.reasons.join('; '))}`
 }
 
 export const replayCommand: Command = {

@@ -3,6 +3,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:pat
 import { builtinRegistry } from '../../../plugin/builtin-adapters.ts'
 import { readBundle, type Bundle, type RecoveredBundle } from '../../bundles/index.ts'
 import { discoverPlugins } from '../../config/index.ts'
+import { terminalText } from '../../reports/escape-terminal.ts'
 import {
   AgentEvalOpsError,
   errorMessage,
@@ -111,7 +112,7 @@ export const reportCommand: Command = {
       if ((e as NodeJS.ErrnoException).code === 'EEXIST') throw exists(output)
       throw e
     }
-    io.out(`wrote ${output} (report of run ${bundle.metadata.runId})`)
+    io.out(`wrote ${output} (report of run ${terminalText(bundle.metadata.runId)})`)
     return 0
   },
 }

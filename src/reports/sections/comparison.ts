@@ -1,6 +1,7 @@
 import type { BaselineComparison, BrokenTask, TaskRef } from '../../core/index.ts'
 import { confidenceLabel, DASH, percent, plural, points, pointsInterval, pValue } from '../format.ts'
-import { inertText, markdownTable, type Align } from '../markdown-table.ts'
+import { inertText } from '../escape-markdown.ts'
+import { markdownTable, type Align } from '../markdown-table.ts'
 import { brokenCounts, comparisonReason, metricName, testName, unpairedText } from '../summary-text.ts'
 
 /** More regressed tasks than this and the list stops being read; the comparison in scores.json has them all. */
@@ -16,14 +17,16 @@ export function comparisonSection(comparison: BaselineComparison | undefined): s
   const { settings } = comparison
   const level = confidenceLabel(1 - settings.alpha)
   const facts = [
-    `- **Baseline run:** ${comparison.baseline.runId}` +
-      (comparison.baseline.benchmarks.length > 0 ? ` (${comparison.baseline.benchmarks.join(', ')})` : ''),
+    `- **Baseline run:** ${inertText(comparison.baseline.runId)}` +
+      (comparison.baseline.benchmarks.length > 0
+        ? ` (${inertText(comparison.baseline.benchmarks.join(', '))})`
+        : ''),
     `- **Paired tasks:** ${comparison.pairedTasks}`,
-    `- **Only in the baseline:** ${unpairedText(comparison.baselineOnly)}`,
-    `- **Only in this run:** ${unpairedText(comparison.candidateOnly)}`,
+    `- **Only in the baseline:** ${inertText(unpairedText(comparison.baselineOnly))}`,
+    `- **Only in this run:** ${inertText(unpairedText(comparison.candidateOnly))}`,
     ...(comparison.changedDatasets.length > 0
       ? [
-          `- **Dataset changed:** ${comparison.changedDatasets.join(', ')}; only the tasks both runs share are compared`,
+          `- **Dataset changed:** ${inertText(comparison.changedDatasets.join(', '))}; only the tasks both runs share are compared`,
         ]
       : []),
     `- **Settings:** α = ${settings.alpha}, largest acceptable drop ${percentPoints(settings.maxDrop)}, ` +
@@ -64,7 +67,7 @@ export function comparisonSection(comparison: BaselineComparison | undefined): s
   const lines = [
     '## Baseline comparison',
     '',
-    `**Verdict: ${comparison.verdict}** — ${comparisonReason(comparison)}`,
+    `**Verdict: ${comparison.verdict}** — ${inertText(comparisonReason(comparison))}`,
     '',
     ...facts,
     '',
@@ -74,7 +77,7 @@ export function comparisonSection(comparison: BaselineComparison | undefined): s
       `detect at α = ${settings.alpha} with 80% power. Regressing ≤: the exact one-sided ${level} ` +
       '(Clopper–Pearson) upper bound on the share of paired tasks that got worse.',
     '',
-    ...metrics.map((m) => `- ${metricName(m)}: **${m.verdict}** — ${m.reason}`),
+    ...metrics.map((m) => `- ${inertText(metricName(m))}: **${m.verdict}** — ${inertText(m.reason)}`),
     '',
     brokenTasksText(comparison.broken, settings.failOnBroken),
     '',

@@ -8,6 +8,7 @@ import {
   plural,
   settingsText,
 } from '../format.ts'
+import { markdownCode } from '../escape-markdown.ts'
 import { markdownTable, type Align } from '../markdown-table.ts'
 
 /**
@@ -15,7 +16,7 @@ import { markdownTable, type Align } from '../markdown-table.ts'
  * pass rate with its Wilson interval; then the settings all of it was computed with.
  */
 export function evaluatorsSection(summary: RunSummary): string {
-  const settings = `Settings: ${settingsText(summary.settings)}.`
+  const settings = `Settings: ${settingsText(summary.settings, markdownCode)}.`
   if (summary.evaluators.length === 0) return `## Evaluators\n\nNo evaluator scored this run.\n\n${settings}`
   const level = confidenceLabel(summary.settings.confidence)
   const rows = summary.evaluators.map((e) => [

@@ -1,7 +1,8 @@
 import type { RunSummary } from '../../core/index.ts'
 import { plural } from '../format.ts'
 import { headlineModel, type HeadlineModel } from '../headline-model.ts'
-import { inertText, markdownTable } from '../markdown-table.ts'
+import { inertText } from '../escape-markdown.ts'
+import { markdownTable } from '../markdown-table.ts'
 import { hasRepeatedTrials, tasksWithCounts } from '../summary-text.ts'
 
 /** More names than this and a callout stops being read; the Tasks table lists them all. */

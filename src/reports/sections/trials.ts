@@ -1,5 +1,6 @@
 import type { ScoredTrial } from '../../core/index.ts'
 import { clip, DASH, decimal, integer, plural, seconds, steps, usd } from '../format.ts'
+import { inertText } from '../escape-markdown.ts'
 import { markdownTable } from '../markdown-table.ts'
 import { sharedOut } from '../shared-rows.ts'
 
@@ -63,7 +64,7 @@ export function trialsSection(trials: readonly ScoredTrial[]): string {
   if (listed.length < notPassed.length) {
     lines.push(
       '',
-      `… and ${unlistedText(notPassed, listed, multiBenchmark)}. report.html and scores.json hold every trial.`,
+      `… and ${inertText(unlistedText(notPassed, listed, multiBenchmark))}. report.html and scores.json hold every trial.`,
     )
   }
   return lines.join('\n')
@@ -156,7 +157,8 @@ export function findingsSection(trials: readonly ScoredTrial[]): string {
   const more: string[] = []
   for (const [benchmark, rows] of byBenchmark) {
     for (const row of rows.slice(0, share)) shown.push(several ? [benchmark, ...row] : row)
-    if (rows.length > share) more.push(`${rows.length - share} more rows${several ? ` of ${benchmark}` : ''}`)
+    if (rows.length > share)
+      more.push(`${rows.length - share} more rows${several ? ` of ${inertText(benchmark)}` : ''}`)
   }
   if (shown.length === 0) return '## Evaluator findings\n\nNo evaluator found anything to report.'
   const tail = more.length > 0 ? `\n\n… and ${more.join(', ')} in scores.json.` : ''

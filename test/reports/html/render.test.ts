@@ -94,6 +94,27 @@ describe('renderHtmlReport: escaping', () => {
     expect(JSON.parse(text)).toEqual(value)
   })
 
+  it('carries hostile labels, runner name and -t pattern as data only, never as markup', () => {
+    const input = fixture((trials) =>
+      trials.map((t) => ({ ...t, runner: { ...t.runner, name: `evil\n# ${PAYLOAD}` } })),
+    )
+    const runner = { ...input.metadata.target!, name: `evil\n# ${PAYLOAD}` }
+    const metadata = {
+      ...input.metadata,
+      labels: { [`k${PAYLOADS[1]}`]: `x=${PAYLOAD}\n# Pass rate 100%` },
+      target: runner,
+      targets: [runner],
+      testNamePattern: PAYLOAD,
+    }
+    const { html, data } = render({ ...input, metadata })
+    expect(html.match(/<script/gi)).toHaveLength(2)
+    expect(html).not.toMatch(/<img/i)
+    const facts = Object.fromEntries(data.run)
+    expect(facts.Labels).toBe(`k${PAYLOADS[1]}=x=${PAYLOAD}\n# Pass rate 100%`)
+    expect(facts.Target).toBe(`evil\n# ${PAYLOAD} (mock)`)
+    expect(facts.Filter).toBe(`-t ${PAYLOAD}`)
+  })
+
   it('escapes the run id in the title', () => {
     const input = fixture()
     const { html } = render({ ...input, metadata: { ...input.metadata, runId: `r"${PAYLOADS[1]}` } })
