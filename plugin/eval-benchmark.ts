@@ -263,7 +263,7 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
           const base = withoutAssertScore(engineRecord)
           const handed = assertions ? withAssertScore(base, assertions, redactor()) : base
           // On disk before it is handed over: a run killed from here on still has this trial to recover.
-          stageTrialRecord(run.stagingDir, handed)
+          await stageTrialRecord(run.stagingDir, handed)
           // A non-cloneable value here would drop the whole file's results, so only plain JSON crosses over.
           testCase.meta.agentevalops = JSON.parse(JSON.stringify(handed)) as TrialRecord
           finished.push(handed)

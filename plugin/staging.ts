@@ -1,4 +1,3 @@
-import { appendFileSync, closeSync, mkdirSync, openSync } from 'node:fs'
 import { mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import {
@@ -7,6 +6,7 @@ import {
   type StagedBenchmark,
   type TrialRecord,
 } from '../src/core/index.ts'
+import { GroupCommitFile } from '../src/stores/index.ts'
 
 // Once per trace folder and worker: the benchmark and runner do not change within a run.
 const staged = new Map<string, Promise<void>>()
@@ -25,28 +25,34 @@ export function stageBenchmark(traceRoot: string, info: StagedBenchmark): Promis
 }
 
 // This worker's open record logs, by path: one open per benchmark and run, not per trial.
-const logs = new Map<string, number>()
+const logs = new Map<string, GroupCommitFile>()
 let logsOf: string | undefined
 
 /**
- * Appends a finished trial's record to this worker's record log in the staging folder, as one line. Synchronous and
- * not fsynced, on purpose: async writes queue in libuv's small thread pool behind the traces' fsyncs and stall every
- * trial, and a write to an open file costs a tenth of writing and renaming a file per trial; a killed process
- * leaves the page cache to the kernel anyway. A torn last line (power loss mid-write) is dropped by the reader, and
- * its trial recovers as unfinished from its trace, which its group commit synced.
+ * Appends a finished trial's record to this worker's record log in the staging folder, as one line, and resolves once
+ * it is on disk (group commit: records that finish together share one fsync). Appended, never truncated: with
+ * Vitest's isolation every test file loads this module afresh in the same worker, and so opens the same log again.
+ * A torn last line (power loss mid-write) is dropped by the reader, and its trial recovers as unfinished from its
+ * trace, which its group commit synced.
  */
-export function stageTrialRecord(stagingDir: string, record: TrialRecord): void {
+export async function stageTrialRecord(stagingDir: string, record: TrialRecord): Promise<void> {
   if (logsOf !== stagingDir) {
     // A new run (watch mode): the last one's logs are done with.
-    for (const open of logs.values()) closeSync(open)
+    const done = [...logs.values()]
     logs.clear()
     logsOf = stagingDir
+    await Promise.all(done.map((log) => log.close().catch(() => undefined)))
   }
   const path = join(stagingDir, recordLogPathFor(record.tracePath, process.pid))
-  let fd = logs.get(path)
-  if (fd === undefined) {
-    mkdirSync(dirname(path), { recursive: true })
-    logs.set(path, (fd = openSync(path, 'a')))
+  let log = logs.get(path)
+  if (log === undefined) {
+    log = new GroupCommitFile(
+      path,
+      async () => void (await mkdir(dirname(path), { recursive: true })),
+      0,
+      'a',
+    )
+    logs.set(path, log)
   }
-  appendFileSync(fd, `${JSON.stringify(record)}\n`)
+  await log.append(`${JSON.stringify(record)}\n`)
 }

@@ -26,7 +26,7 @@ import {
 import { differenceFromRegistered, nameTrials, writeBundle } from '../src/bundles/index.ts'
 import { registeredTrials } from './registered-trials.ts'
 import { noTrialMatched } from './no-trial-matched.ts'
-import { readStagedRun } from '../src/stores/index.ts'
+import { readStagedRun, whyNotWritable } from '../src/stores/index.ts'
 import { renderMarkdownReport } from '../src/reports/index.ts'
 import {
   resolveSummarySettings,
@@ -128,7 +128,9 @@ export class BundleReporter implements Reporter {
     const stagingDir = join(runsDir, '.staging', stagingName)
     // A resume that names no bundle must stop the run before it starts, not run everything again.
     const resume = await resolveResume(this.options.resume ?? [], vitest.config.root)
-    await mkdir(stagingDir, { recursive: true })
+    await mkdir(stagingDir, { recursive: true }).catch(async (e: unknown) => {
+      throw await runsDirFailure(runsDir, e)
+    })
     await this.warnAboutUnrecovered(runsDir, stagingName)
     await writeRunHeader(stagingDir, {
       v: 1,
@@ -446,4 +448,20 @@ function uniqueBy<T>(items: readonly T[], key: (item: T) => string): T[] {
   const seen = new Map<string, T>()
   for (const item of items) if (!seen.has(key(item))) seen.set(key(item), item)
   return [...seen.values()]
+}
+
+/**
+ * A runs folder the run cannot write to, with the reason `agentevalops doctor` gives: below a read-only folder a
+ * recursive mkdir says ENOENT, where the probe finds EROFS or EACCES.
+ */
+async function runsDirFailure(runsDir: string, cause: unknown): Promise<AgentEvalOpsError> {
+  const why = (await whyNotWritable(runsDir)) ?? cause
+  return new AgentEvalOpsError(
+    'INFRA_FAILURE',
+    `cannot write to the runs folder ${runsDir}: ${errorMessage(why)}.`,
+    {
+      hint: 'Make the folder writable, or choose another with AGENTEVALOPS_RUNS_DIR or agentEvalOps({ runsDir }).',
+      cause,
+    },
+  )
 }

@@ -2,15 +2,19 @@ import { lstat, readdir, readFile, rm, rmdir } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { dirname, join, posix, relative, sep } from 'node:path'
 import { writeDurableFile } from '../src/bundles/durable-file.ts'
-import { RECORDINGS_FILE } from '../src/bundles/index.ts'
+import { MANIFEST_FILE, RECORDINGS_FILE, SCORES_FILE } from '../src/bundles/index.ts'
 import {
   ARTIFACTS_DIR,
   RECORD_LOG_SUFFIX,
   RUN_HEADER_FILE,
   RunHeader,
+  ScoresFile,
+  canonicalJson,
   recordingsStagingDir,
+  type TrialRecord,
 } from '../src/core/index.ts'
 import { isProcessAlive } from '../src/engine/index.ts'
+import { readStagedRun } from '../src/stores/index.ts'
 import type { ExtraFile } from '../src/bundles/index.ts'
 
 export async function writeRunHeader(stagingDir: string, header: RunHeader): Promise<void> {
@@ -39,9 +43,46 @@ export async function unrecoveredStagings(runsDir: string, own: string): Promise
     const dir = join(root, name)
     const header = await readHeader(dir)
     if (!header || (header.hostname === hostname() && isProcessAlive(header.pid))) continue
+    // Killed after its bundle was renamed into place but before its staging was removed: nothing to recover.
+    if (await bundledAlready(runsDir, header.runId, dir)) {
+      await removeStaging(dir)
+      continue
+    }
     found.push({ dir, runId: header.runId, records: await countRecords(join(dir, 'records')) })
   }
   return found
+}
+
+/**
+ * Whether the run's sealed bundle holds every trial the staging folder has, each as staged (same outcome, usage and
+ * event count: a later run under the same fixed run id differs in its timings), so removing the folder loses nothing.
+ */
+async function bundledAlready(runsDir: string, runId: string, dir: string): Promise<boolean> {
+  const bundle = join(runsDir, runId)
+  if (!(await exists(join(bundle, MANIFEST_FILE)))) return false
+  let scores: ScoresFile
+  try {
+    const parsed = ScoresFile.safeParse(JSON.parse(await readFile(join(bundle, SCORES_FILE), 'utf8')))
+    if (!parsed.success) return false
+    scores = parsed.data
+  } catch {
+    return false
+  }
+  const fingerprint = (
+    t: Pick<TrialRecord, 'benchmark' | 'taskId' | 'trial' | 'outcome' | 'usage' | 'eventCount'>,
+  ) => canonicalJson([t.benchmark.id, t.taskId, t.trial, t.outcome, t.usage, t.eventCount])
+  const inBundle = new Set(scores.trials.map(fingerprint))
+  const staged = await readStagedRun(dir)
+  return (
+    staged.trials.length > 0 && staged.trials.every((t) => t.finished && inBundle.has(fingerprint(t.record)))
+  )
+}
+
+async function exists(path: string): Promise<boolean> {
+  return lstat(path).then(
+    () => true,
+    () => false,
+  )
 }
 
 async function readHeader(dir: string): Promise<RunHeader | undefined> {

@@ -1,10 +1,14 @@
 import { randomBytes } from 'node:crypto'
+import { createHash } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { lstat, mkdir, rename, rm } from 'node:fs/promises'
+import { lstat, mkdir, readdir, rename, rm } from 'node:fs/promises'
+import { hostname } from 'node:os'
 import { dirname, join } from 'node:path'
 import {
   AgentEvalOpsError,
   BUNDLE_FORMAT_VERSION,
+  errorMessage,
+  isAgentEvalOpsError,
   Manifest,
   RunMetadata,
   ScoresFile,
@@ -12,6 +16,7 @@ import {
   type RunSummary,
   type TrialRecord,
 } from '../core/index.ts'
+import { isProcessAlive } from '../engine/index.ts'
 import { DurableFileWriter, fsyncDir, writeDurableFile, type FileDigest } from './durable-file.ts'
 import { describeIssues, FindingList, formatFindings } from './findings.ts'
 import {
@@ -68,11 +73,16 @@ export async function writeBundle(input: WriteBundleInput): Promise<string> {
   const { metadata, scores } = validateRecords(input)
   checkNamedFiles(input)
   const finalDir = join(input.runsDir, metadata.runId)
-  await mkdir(input.runsDir, { recursive: true })
+  await mkdir(input.runsDir, { recursive: true }).catch((e: unknown) => {
+    throw writeFailure(e, input.runsDir, metadata.runId)
+  })
   await refuseExisting(finalDir)
+  await removeDeadStagings(input.runsDir)
 
-  const staging = join(input.runsDir, `.staging-${metadata.runId}-${randomBytes(6).toString('hex')}`)
-  await mkdir(staging)
+  const staging = join(input.runsDir, stagingName(metadata.runId))
+  await mkdir(staging).catch((e: unknown) => {
+    throw writeFailure(e, input.runsDir, metadata.runId)
+  })
   try {
     const entries: ManifestEntry[] = []
     const dirs = new Set<string>([staging])
@@ -117,9 +127,42 @@ export async function writeBundle(input: WriteBundleInput): Promise<string> {
     await fsyncDir(input.runsDir)
     return finalDir
   } catch (e) {
-    await rm(staging, { recursive: true, force: true })
-    throw e
+    await rm(staging, { recursive: true, force: true }).catch(() => undefined)
+    throw writeFailure(e, input.runsDir, metadata.runId)
   }
+}
+
+/*
+ * The writer's own staging folder, `.staging-<runId>-<host>-<pid>-<random>`: a process killed mid-write leaves it
+ * behind, and the next write of a bundle into the same runs folder on the same host removes it once its process is
+ * gone. (A run's trial staging lives in `.staging/`, a folder, and is `recover`'s, not this.)
+ */
+const HOST_TAG = createHash('sha256').update(hostname()).digest('hex').slice(0, 8)
+const WRITER_STAGING = /^\.staging-.+-([0-9a-f]{8})-(\d+)-[0-9a-f]{12}$/
+
+function stagingName(runId: string): string {
+  return `.staging-${runId}-${HOST_TAG}-${process.pid}-${randomBytes(6).toString('hex')}`
+}
+
+async function removeDeadStagings(runsDir: string): Promise<void> {
+  for (const name of await readdir(runsDir).catch(() => [] as string[])) {
+    const match = WRITER_STAGING.exec(name)
+    if (!match || match[1] !== HOST_TAG || isProcessAlive(Number(match[2]))) continue
+    await rm(join(runsDir, name), { recursive: true, force: true }).catch(() => undefined)
+  }
+}
+
+/** A failing disk (full, read-only, no permission) is the user's to fix: one line naming it, not a stack trace. */
+function writeFailure(e: unknown, runsDir: string, runId: string): unknown {
+  if (isAgentEvalOpsError(e) || typeof (e as NodeJS.ErrnoException | undefined)?.code !== 'string') return e
+  return new AgentEvalOpsError(
+    'INFRA_FAILURE',
+    `cannot write the bundle of run ${runId} in ${runsDir}: ${errorMessage(e)}; no bundle was written.`,
+    {
+      hint: 'Free disk space or make the folder writable (agentevalops doctor checks it), then try again.',
+      cause: e,
+    },
+  )
 }
 
 function validateRecords(input: WriteBundleInput): { metadata: RunMetadata; scores: ScoresFile } {

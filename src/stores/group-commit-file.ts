@@ -19,7 +19,8 @@ interface Batch {
 /**
  * An append-only file where every awaited append is on disk, at the price of one fsync per *batch*: appends
  * that arrive while a write + fsync is in flight wait for the next round and share it.
- * The file is opened (and truncated) on first use, so an unused writer costs no file descriptor.
+ * The file is opened on first use, so an unused writer costs no file descriptor: truncated by default, or appended
+ * to with `flags: 'a'` (a log that several instances of a module in one process write in turn).
  */
 export class GroupCommitFile {
   private handle: FileHandle | null = null
@@ -39,6 +40,7 @@ export class GroupCommitFile {
     readonly file: string,
     private readonly beforeOpen: () => Promise<void> = async () => {},
     private readonly commitDelayMs = 0,
+    private readonly flags: 'w' | 'a' = 'w',
   ) {}
 
   get stats(): GroupCommitStats {
@@ -117,7 +119,7 @@ export class GroupCommitFile {
   private async ensureOpen(): Promise<FileHandle> {
     if (!this.handle) {
       await this.beforeOpen()
-      this.handle = await open(this.file, 'w')
+      this.handle = await open(this.file, this.flags)
     }
     return this.handle
   }
@@ -141,13 +143,9 @@ export class GroupCommitFile {
   }
 
   private writeError(cause: unknown): AgentEvalOpsError {
-    return new AgentEvalOpsError(
-      'INFRA_FAILURE',
-      `cannot write trace file ${this.file}: ${errorMessage(cause)}`,
-      {
-        cause,
-      },
-    )
+    return new AgentEvalOpsError('INFRA_FAILURE', `cannot write ${this.file}: ${errorMessage(cause)}`, {
+      cause,
+    })
   }
 }
 

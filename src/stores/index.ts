@@ -10,3 +10,4 @@ export {
 export { traceFileName } from './trace-file-name.ts'
 export { readStagedRun, stagedTrialEvents, type StagedRun, type StagedTrial } from './staging/index.ts'
 export { LocalArtifactStore } from './local-artifact-store.ts'
+export { whyNotWritable } from './writable-dir.ts'

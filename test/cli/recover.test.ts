@@ -1,8 +1,14 @@
-import { mkdir } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { existsSync } from 'node:fs'
+import { mkdir, open, readdir, writeFile } from 'node:fs/promises'
+import { hostname } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { tempDir } from '../bundles/fixtures.ts'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { unrecoveredStagings } from '../../reporters/staging.ts'
+import type { TrialRecord } from '../../src/core/index.ts'
+import { makeTrials, RUN_ID, tempDir } from '../bundles/fixtures.ts'
 import { runCli } from './helpers.ts'
+import { DEAD_PID, stageRun } from './recover-staging.ts'
 
 let work: { path: string; remove: () => Promise<void> }
 beforeAll(async () => {
@@ -10,6 +16,30 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await work.remove()
+})
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+let folders = 0
+/** A fresh runs folder with one staging folder in it, as a killed run leaves it. */
+async function killedRun(
+  finished: readonly TrialRecord[],
+  unfinished: readonly TrialRecord[] = [],
+): Promise<{ runs: string; staging: string }> {
+  const runs = join(work.path, `runs-${folders++}`)
+  const staging = join(runs, '.staging', RUN_ID)
+  await stageRun(staging, finished, unfinished)
+  return { runs, staging }
+}
+
+const cancelledTrial = (t: TrialRecord): TrialRecord => ({
+  ...t,
+  outcome: 'interrupted',
+  passed: false,
+  result: t.result && { ...t.result, success: false, terminatedBy: 'interrupted' },
+  scores: [],
+  verdicts: [],
 })
 
 describe('agentevalops recover', () => {
@@ -31,5 +61,78 @@ describe('agentevalops recover', () => {
     expect((await runCli('recover', join(work.path, 'nowhere'))).code).toBe(1)
     expect((await runCli('recover')).code).toBe(2)
     expect((await runCli('recover', 'a', 'b')).code).toBe(2)
+  })
+
+  it('counts a trial the run cancelled (a record with outcome interrupted) apart from the finished ones', async () => {
+    const [a, b, c, d] = makeTrials()
+    const { staging } = await killedRun([a!, b!, cancelledTrial(c!)], [d!])
+    const r = await runCli('recover', staging)
+    expect(r.stderr).toBe('')
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain(
+      `recovered run ${RUN_ID}: 2 finished trial(s), 1 cancelled, 1 cut short (interrupted)`,
+    )
+  })
+
+  it('on a full disk says so in one line, keeps the staging folder and leaves no half-written bundle', async () => {
+    const { runs, staging } = await killedRun(makeTrials())
+    const probe = await open(join(work.path, 'probe'), 'w')
+    const handle = Object.getPrototypeOf(probe) as { writeFile: (...args: unknown[]) => Promise<void> }
+    await probe.close()
+    vi.spyOn(handle, 'writeFile').mockRejectedValue(
+      Object.assign(new Error('ENOSPC: no space left on device, write'), {
+        code: 'ENOSPC',
+        errno: -28,
+        syscall: 'write',
+      }),
+    )
+    const r = await runCli('recover', staging)
+    vi.restoreAllMocks()
+    expect(r.code).toBe(1)
+    expect(r.stderr.split('\n')).toHaveLength(1)
+    expect(r.stderr).toMatch(/^agentevalops recover: cannot write the bundle of run .* ENOSPC: no space left/)
+    expect(r.stderr).toContain(`${staging} is kept as it was`)
+    expect(r.stderr).not.toContain('    at ')
+    expect(existsSync(join(staging, 'run.json'))).toBe(true)
+    expect((await readdir(runs)).sort()).toEqual(['.staging'])
+    // Once there is room again, the same command recovers it.
+    expect((await runCli('recover', staging)).code).toBe(0)
+  })
+
+  it('removes the writer staging folders of dead processes when it next writes a bundle, not those of live ones', async () => {
+    const { runs, staging } = await killedRun(makeTrials())
+    const tag = createHash('sha256').update(hostname()).digest('hex').slice(0, 8)
+    const dead = join(runs, `.staging-${RUN_ID}-${tag}-${DEAD_PID}-0123456789ab`)
+    const live = join(runs, `.staging-${RUN_ID}-${tag}-${process.pid}-0123456789ab`)
+    for (const dir of [dead, live]) {
+      await mkdir(dir)
+      await writeFile(join(dir, 'traces.jsonl'), '{"half":')
+    }
+    expect((await runCli('recover', staging)).code).toBe(0)
+    expect(existsSync(dead)).toBe(false)
+    expect(existsSync(live)).toBe(true)
+  })
+
+  it('takes a staging folder whose bundle was already sealed (killed after the rename) as done, and removes it', async () => {
+    const { runs, staging } = await killedRun(makeTrials())
+    // --keep leaves the folder exactly as a kill between the bundle's rename and the staging's removal does.
+    expect((await runCli('recover', staging, '--keep')).code).toBe(0)
+    expect(existsSync(join(runs, RUN_ID, 'manifest.json'))).toBe(true)
+
+    expect(await unrecoveredStagings(runs, '')).toEqual([])
+    expect(existsSync(staging)).toBe(false)
+    const r = await runCli('recover', runs)
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/^nothing to recover in /)
+  })
+
+  it('keeps a leftover staging folder that holds a trial the bundle of its run id does not', async () => {
+    const [a, b, c] = makeTrials()
+    const { runs, staging } = await killedRun([a!, b!])
+    expect((await runCli('recover', staging, '--keep')).code).toBe(0)
+    // A later run under the same fixed run id, killed: a trial the bundle never saw.
+    await stageRun(staging, [a!, b!], [c!])
+    expect((await unrecoveredStagings(runs, '')).map((s) => s.dir)).toEqual([staging])
+    expect(existsSync(staging)).toBe(true)
   })
 })

@@ -1,12 +1,12 @@
-import { randomBytes } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { mkdir, rm, rmdir, stat, writeFile } from 'node:fs/promises'
+import { stat } from 'node:fs/promises'
 import { createRequire } from 'node:module'
-import { dirname, join, relative, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { builtinRegistry } from '../../../plugin/builtin-adapters.ts'
 import { describeSource, discoverPlugins, type DiscoveryResult } from '../../config/index.ts'
 import { AgentEvalOpsError, docPath, errorMessage, sdkVersion } from '../../core/index.ts'
+import { whyNotWritable } from '../../stores/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
 import { parseCommandArgs, type Command } from '../command.ts'
 import type { CliIO } from '../io.ts'
@@ -170,37 +170,16 @@ function checkVitest(root: string, range: string | undefined): DoctorCheck {
   }
 }
 
-/** Creates the folder if needed, writes and deletes a probe file in it, and removes any folder it created. */
+/** Whether the runs folder takes a new file, the way a run writes its staging and bundles there. */
 async function checkRunsDir(dir: string, from: string): Promise<DoctorCheck> {
   const source = from === 'default' ? '' : ` (from ${from})`
-  let created: string | undefined
-  const probe = join(dir, `.agentevalops-doctor-${process.pid}-${randomBytes(4).toString('hex')}`)
-  try {
-    created = await mkdir(dir, { recursive: true })
-    await writeFile(probe, 'agentevalops doctor probe\n', { flag: 'wx' })
-    await rm(probe, { force: true })
-    return { name: 'runs', ok: true, detail: `${dir} is writable${source}` }
-  } catch (e) {
-    return {
-      name: 'runs',
-      ok: false,
-      detail: `${dir} is not writable${source}: ${errorMessage(e)}`,
-      fix: 'make the folder writable, or choose another with AGENTEVALOPS_RUNS_DIR or agentEvalOps({ runsDir })',
-    }
-  } finally {
-    if (created !== undefined) await removeCreated(dir, created)
-  }
-}
-
-/** Removes the empty folders from `dir` up to `top` (mkdir's first created folder), never anything else. */
-async function removeCreated(dir: string, top: string): Promise<void> {
-  for (let current = dir; ; current = dirname(current)) {
-    try {
-      await rmdir(current)
-    } catch {
-      return
-    }
-    if (current === top || relative(top, current).startsWith('..')) return
+  const why = await whyNotWritable(dir)
+  if (why === undefined) return { name: 'runs', ok: true, detail: `${dir} is writable${source}` }
+  return {
+    name: 'runs',
+    ok: false,
+    detail: `${dir} is not writable${source}: ${errorMessage(why)}`,
+    fix: 'make the folder writable, or choose another with AGENTEVALOPS_RUNS_DIR or agentEvalOps({ runsDir })',
   }
 }
 

@@ -90,9 +90,12 @@ async function recoverOne(dir: string, keep: boolean, io: CliIO): Promise<boolea
       extraFiles: [...(await recordingsFile(dir)), ...(await artifactFiles(dir))],
       derivedFiles: derived.derivedFiles,
     })
-    const finished = staged.trials.filter((t) => t.finished).length
+    // A trial the run's cancel stopped has a record too, with outcome interrupted: it did not finish.
+    const cancelled = staged.trials.filter((t) => t.finished && t.record.outcome === 'interrupted').length
+    const finished = staged.trials.filter((t) => t.finished).length - cancelled
     io.out(
-      `recovered run ${staged.runId}: ${finished} finished trial(s), ${trials.length - finished} cut short (interrupted) → ${relative(process.cwd(), bundle) || bundle}`,
+      `recovered run ${staged.runId}: ${finished} finished trial(s), ${cancelled} cancelled, ` +
+        `${trials.length - finished - cancelled} cut short (interrupted) → ${relative(process.cwd(), bundle) || bundle}`,
     )
     const exportWarning = await derived.exportSpans()
     if (exportWarning !== null) io.err(`agentevalops recover: warning: ${exportWarning}`)
@@ -103,6 +106,10 @@ async function recoverOne(dir: string, keep: boolean, io: CliIO): Promise<boolea
       io.err(
         `agentevalops recover: run ${staged.runId} already has its bundle in ${runsDir}; ${dir} is left over and can be deleted.`,
       )
+      return false
+    }
+    if (isAgentEvalOpsError(e, 'INFRA_FAILURE')) {
+      io.err(`agentevalops recover: ${e.message} ${dir} is kept as it was.`)
       return false
     }
     throw e
@@ -172,7 +179,10 @@ function help(): string {
     options: [['--keep', 'Keep the staging folder after writing the bundle']],
     exitCodes: [
       [0, 'recovered (or nothing to recover)'],
-      [1, 'a folder could not be recovered (no trial in it, or its bundle already exists)'],
+      [
+        1,
+        'a folder could not be recovered (no trial in it, its bundle already exists, or the disk refused it)',
+      ],
       [2, 'usage error'],
     ],
   })
