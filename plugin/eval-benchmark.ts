@@ -24,7 +24,7 @@ import {
   type TraceEvent,
   type TrialRecord,
 } from '../src/core/index.ts'
-import { folderArtifacts, runTrial, trialKeys } from '../src/engine/index.ts'
+import { folderArtifacts, runTrial, trialKeys, trialLimits } from '../src/engine/index.ts'
 import {
   RECORDINGS_FILE_ENV,
   RecordingSession,
@@ -35,7 +35,7 @@ import {
 import { JsonlTraceStore } from '../src/stores/index.ts'
 import { explainTrial, isHarnessFailure, passRate, trialHeadline, type Gate } from './gate.ts'
 import { baselineGateFor, registerBaselineGate } from './baseline-gate.ts'
-import { carryOver, reuseFor } from './resume.ts'
+import { announceRunAgain, carryOver, reuseFor } from './resume.ts'
 import { stageBenchmark, stageTrialRecord } from './staging.ts'
 import {
   ASSERT_EVALUATOR_ID,
@@ -204,21 +204,28 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
           const modelCalls = recordings.gateFor({ benchmark: info.id, taskId: task.id, trial })
           const runnerInfo = runner.runnerInfo()
           await stageBenchmark(traceRoot, { benchmark: info, runner: runnerInfo })
+          const limits = trialLimits(
+            typeof options.limits === 'function' ? options.limits(task) : options.limits,
+            benchmark.taskLimits?.(task),
+          )
           const keys = trialKeys({
             benchmark: info,
             task,
             trial,
             runner: runnerInfo,
+            limits,
             evaluators: options.evaluators,
             policy: options.policy,
             grader: benchmark.grade ? info.version : undefined,
           })
           const artifactsDir = trialArtifactsDir(info.id, task.id, trial)
-          const reuse = await reuseFor(
+          const { reuse, runAgain } = await reuseFor(
             run.resume,
             { benchmarkId: info.id, taskId: task.id, trial, keys },
             !(benchmark.prepare && benchmark.grade),
           )
+          // Said before the trial runs again: a changed config can make a long resume cost as much as a new run.
+          const notReused = runAgain && announceRunAgain(info.id, `${task.id} #${trial}`, runAgain)
           const { record, events, result } = await runTrial({
             runId: run.runId,
             benchmark: info,
@@ -232,8 +239,7 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             teardown: benchmark.teardown?.bind(benchmark),
             evaluators: options.evaluators,
             policy: options.policy,
-            limits: typeof options.limits === 'function' ? options.limits(task) : options.limits,
-            taskLimits: benchmark.taskLimits?.(task),
+            limits,
             traceStore: storeFor(traceRoot),
             signal,
             modelCalls,
@@ -247,6 +253,8 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
           await keepRecordingsUsed(run.stagingDir, info.id, task.id, trial, used, redactor())
           const engineRecord: TrialRecord = {
             ...record,
+            // In the record too, beside the console line: which trials ran again, and why.
+            ...(notReused ? { warnings: [...record.warnings, notReused] } : {}),
             tracePath: relative(run.stagingDir, join(traceRoot, record.tracePath)),
           }
           // Assertions run before the record is staged, since their verdict is part of it: the bundle, the gate and

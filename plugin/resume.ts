@@ -11,7 +11,7 @@ import {
 } from '../src/core/index.ts'
 import { readCassette, type RecordingEntry } from '../src/recording/index.ts'
 import type { Bundle } from '../src/bundles/index.ts'
-import type { TrialKeys, TrialReuse } from '../src/engine/index.ts'
+import { agentKeyChanges, scoreKeyChanges, type TrialKeys, type TrialReuse } from '../src/engine/index.ts'
 
 interface Earlier {
   record: TrialRecord
@@ -82,7 +82,17 @@ async function load(resume: ProvidedRun['resume']): Promise<Map<string, Earlier>
   return trials
 }
 
-/** How to take this trial over from the resumed bundles, if it can be: whole, re-scored, or not at all. */
+/** An earlier trial of the same benchmark, task and trial that is run again: its keys say it would differ. */
+export interface RunAgain {
+  runId: string
+  /** What changed, worded for the console: "limits changed", "runner config changed"… */
+  reasons: string[]
+}
+
+/**
+ * How to take this trial over from the resumed bundles, if it can be: whole, re-scored, or not at all — and when
+ * an earlier trial is there but not taken over, why.
+ */
 export async function reuseFor(
   resume: ProvidedRun['resume'],
   trial: { benchmarkId: string; taskId: string; trial: number; keys: TrialKeys },
@@ -91,18 +101,44 @@ export async function reuseFor(
    * left (a repository's tests) cannot: the workspace went with the earlier run, so such a trial runs again.
    */
   rescorable = true,
-): Promise<Reuse | undefined> {
-  if (resume.length === 0) return undefined
+): Promise<{ reuse?: Reuse; runAgain?: RunAgain }> {
+  if (resume.length === 0) return {}
   const earlier = (await earlierTrials(resume)).get(keyOf(trial.benchmarkId, trial.taskId, trial.trial))
-  if (!earlier || earlier.record.keys?.agent !== trial.keys.agent) return undefined
-  const mode = earlier.record.keys.score === trial.keys.score ? 'record' : 'rescored'
-  if (mode === 'rescored' && !rescorable) return undefined
-  return {
-    mode,
-    from: earlier.record,
-    events: earlier.events,
-    earlier: { dir: earlier.dir, recordings: earlier.recordings },
+  const keys = earlier?.record.keys
+  if (!earlier || !keys) return {}
+  const runId = earlier.record.runId
+  if (keys.agent !== trial.keys.agent)
+    return { runAgain: { runId, reasons: agentKeyChanges(keys, trial.keys) } }
+  const mode = keys.score === trial.keys.score ? 'record' : 'rescored'
+  if (mode === 'rescored' && !rescorable) {
+    const changed = scoreKeyChanges(keys, trial.keys)
+    const reasons = [
+      `${changed.length > 0 ? changed.join(', ') : 'scoring changed'} and this benchmark grades the workspace, which went with the earlier run`,
+    ]
+    return { runAgain: { runId, reasons } }
   }
+  return {
+    reuse: {
+      mode,
+      from: earlier.record,
+      events: earlier.events,
+      earlier: { dir: earlier.dir, recordings: earlier.recordings },
+    },
+  }
+}
+
+// Once per worker and reason: a changed config makes every trial run again, and one line says it for all of them.
+const announced = new Set<string>()
+
+/** Says on the console, once per worker and reason, why a resume runs an earlier trial again. */
+export function announceRunAgain(benchmarkId: string, trial: string, again: RunAgain): string {
+  const message = `not taken over from run ${again.runId}: ${again.reasons.join(', ')}`
+  const once = `${benchmarkId}\u0000${again.runId}\u0000${message}`
+  if (!announced.has(once)) {
+    announced.add(once)
+    console.warn(`agentevalops --resume: ${benchmarkId} trials run again, ${message} (first: ${trial})`)
+  }
+  return message
 }
 
 /**

@@ -338,6 +338,20 @@ export const TrialTiming = z.object({
 })
 export type TrialTiming = z.infer<typeof TrialTiming>
 
+/**
+ * The parts of a trial's reuse keys, each hashed on its own, so that a resume can say which one changed. Bundles
+ * from before they were kept have none.
+ */
+export const TrialKeyParts = z.object({
+  task: z.string(),
+  runner: z.string(),
+  limits: z.string(),
+  evaluators: z.string(),
+  policy: z.string(),
+  grader: z.string(),
+})
+export type TrialKeyParts = z.infer<typeof TrialKeyParts>
+
 /** What one Vitest case hands the reporter through task.meta: small, plain JSON. */
 export const TrialRecord = z.object({
   runId: z.string().min(1),
@@ -359,11 +373,14 @@ export const TrialRecord = z.object({
   /** The task's string-valued metadata (category, split, difficulty, repo…): what reports group and cluster by. */
   labels: z.record(z.string(), z.string()).default({}),
   /**
-   * What the trial's result depends on, hashed: `agent` over (benchmark, task checksum, trial, runner config),
-   * `score` over that and the evaluators' and policy checkers' settings. A resumed run reuses a trial whose keys
+   * What the trial's result depends on, hashed: `agent` over (benchmark, task checksum, trial, runner config, the
+   * limits it ran under), `score` over that and the evaluators', policy checkers' and grader's settings. A resumed run reuses a trial whose keys
    * match, and re-scores one whose agent key alone matches.
    */
-  keys: z.object({ agent: z.string(), score: z.string() }).nullable().default(null),
+  keys: z
+    .object({ agent: z.string(), score: z.string(), parts: TrialKeyParts.optional() })
+    .nullable()
+    .default(null),
   /** Set when the trial was taken over from an earlier run instead of run again. */
   reusedFrom: z
     .object({

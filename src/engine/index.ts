@@ -1,7 +1,13 @@
 export { runTrial, type RunTrialOptions, type TrialReuse, type TrialRun } from './run-trial.ts'
-export { trialKeys, type TrialKeyInput, type TrialKeys } from './trial-keys.ts'
+export {
+  agentKeyChanges,
+  scoreKeyChanges,
+  trialKeys,
+  type TrialKeyInput,
+  type TrialKeys,
+} from './trial-keys.ts'
 export { classifyOutcome, type OutcomeInput } from './outcome.ts'
-export { isLimitTermination, tighterLimits, type LimitTermination } from './limits.ts'
+export { isLimitTermination, tighterLimits, trialLimits, type LimitTermination } from './limits.ts'
 export {
   commandEnv,
   runCommand,

@@ -1,4 +1,4 @@
-import type { ResourceLimits, TerminatedBy, TraceEventKind } from '../core/index.ts'
+import { AgentEvalOpsError, ResourceLimits, type TerminatedBy, type TraceEventKind } from '../core/index.ts'
 
 export type LimitTermination = Extract<
   TerminatedBy,
@@ -56,6 +56,29 @@ export function tighterLimits(run: ResourceLimits, task: ResourceLimits | undefi
   set('maxWallSeconds')
   set('maxCostUsd')
   return out
+}
+
+/**
+ * The limits a trial runs under: the run's and the benchmark's own for the task, each checked, the tighter of each
+ * applying. The engine enforces these and a trial's reuse key holds them: a resume under other limits runs again.
+ */
+export function trialLimits(
+  run: ResourceLimits | undefined,
+  task: ResourceLimits | undefined,
+): ResourceLimits {
+  return tighterLimits(parseLimits(run), task && parseLimits(task))
+}
+
+function parseLimits(limits: ResourceLimits | undefined): ResourceLimits {
+  const parsed = ResourceLimits.safeParse(limits ?? {})
+  if (parsed.success) return parsed.data
+  throw new AgentEvalOpsError(
+    'CONFIG_INVALID',
+    `invalid resource limits: ${parsed.error.issues[0]?.message ?? ''}`,
+    {
+      hint: 'Limits are whole numbers of tokens and turns, seconds > 0 and dollars ≥ 0.',
+    },
+  )
 }
 
 /** The first limit that usage has gone past (strictly: reaching a limit exactly is still within it). */

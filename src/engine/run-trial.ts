@@ -1,5 +1,4 @@
 import {
-  AgentEvalOpsError,
   ResourceLimits,
   type ArtifactRef,
   RunnerInfo,
@@ -33,7 +32,7 @@ import {
   type TrialArtifacts,
 } from './grade.ts'
 import { runEvaluators, runPolicyCheckers } from './judge.ts'
-import { tighterLimits } from './limits.ts'
+import { trialLimits } from './limits.ts'
 import { classifyOutcome } from './outcome.ts'
 import { PhaseClock } from './phase-clock.ts'
 import { runAgent } from './run-agent.ts'
@@ -108,10 +107,7 @@ const UNKNOWN_RUNNER: RunnerInfo = { name: 'unknown', kind: 'unknown', config: {
  */
 export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
   const { task, trial, runId } = options
-  const limits = tighterLimits(
-    parseLimits(options.limits),
-    options.taskLimits && parseLimits(options.taskLimits),
-  )
+  const limits = trialLimits(options.limits, options.taskLimits)
   const redactor = options.redactor ?? redactorFromEnv(process.env)
   const warnings: string[] = []
   const warn = (raw: string): void => {
@@ -265,6 +261,7 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
           task,
           trial,
           runner,
+          limits,
           evaluators: options.evaluators,
           policy: options.policy,
           grader: options.grade ? options.benchmark.version : undefined,
@@ -295,18 +292,6 @@ async function prepareEnv(
     warn(`prepare failed: ${error}`)
     return { ok: false, error, thrown: describeThrown(e) }
   }
-}
-
-function parseLimits(limits: ResourceLimits | undefined): ResourceLimits {
-  const parsed = ResourceLimits.safeParse(limits ?? {})
-  if (parsed.success) return parsed.data
-  throw new AgentEvalOpsError(
-    'CONFIG_INVALID',
-    `invalid resource limits: ${parsed.error.issues[0]?.message ?? ''}`,
-    {
-      hint: 'Limits are whole numbers of tokens and turns, seconds > 0 and dollars ≥ 0.',
-    },
-  )
 }
 
 /** The record must carry plain JSON; a runner whose info is broken must not cost the trial its record. */

@@ -3,15 +3,19 @@ import {
   type BenchmarkInfo,
   type Evaluator,
   type PolicyChecker,
+  type ResourceLimits,
   type RunnerInfo,
   type TaskSpec,
+  type TrialKeyParts,
 } from '../core/index.ts'
 
 export interface TrialKeys {
-  /** What the agent's part depends on: the task as it is, the trial index, the runner as configured. */
+  /** What the agent's part depends on: the task as it is, the trial index, the runner as configured, the limits. */
   agent: string
   /** What the whole record depends on: the agent's part, and every evaluator's and policy checker's settings. */
   score: string
+  /** Each of those, hashed on its own: what a resume names when a key no longer matches. */
+  parts: TrialKeyParts
 }
 
 export interface TrialKeyInput {
@@ -19,27 +23,79 @@ export interface TrialKeyInput {
   task: Pick<TaskSpec, 'id' | 'checksum'>
   trial: number
   runner: RunnerInfo
+  /** The limits the trial runs under: the run's and the benchmark's own for the task, combined (tighterLimits). */
+  limits: ResourceLimits
   evaluators?: readonly Pick<Evaluator, 'id' | 'kind' | 'config'>[] | undefined
   policy?: readonly Pick<PolicyChecker, 'id' | 'config'>[] | undefined
   /** The benchmark version whose grade() scores the trial, when it has one: a new grader re-scores. */
   grader?: string | undefined
 }
 
-/** The keys a resumed run matches earlier trials by (see TrialRecord.keys). */
+/** The parts of the agent key, and what a resume says when one of them differs. */
+export const AGENT_KEY_PARTS = {
+  task: 'task changed',
+  runner: 'runner config changed',
+  limits: 'limits changed',
+} as const satisfies Partial<Record<keyof TrialKeyParts, string>>
+
+/** The parts of the score key besides the agent key. */
+export const SCORE_KEY_PARTS = {
+  evaluators: 'evaluators changed',
+  policy: 'policy changed',
+  grader: 'grader changed',
+} as const satisfies Partial<Record<keyof TrialKeyParts, string>>
+
+/**
+ * The keys a resumed run matches earlier trials by (see TrialRecord.keys). Keys from before they had parts never
+ * equal these: those bundles did not key limits or the scripted runner's scripts, so their trials run again rather
+ * than be taken over on a guess.
+ */
 export function trialKeys(input: TrialKeyInput): TrialKeys {
+  const parts: TrialKeyParts = {
+    task: checksumOf({ benchmark: input.benchmark.id, task: input.task.id, checksum: input.task.checksum }),
+    runner: checksumOf(input.runner),
+    limits: checksumOf(input.limits),
+    evaluators: checksumOf(
+      (input.evaluators ?? []).map((e) => ({ id: e.id, kind: e.kind, config: e.config ?? null })),
+    ),
+    policy: checksumOf((input.policy ?? []).map((p) => ({ id: p.id, config: p.config ?? null }))),
+    grader: checksumOf(input.grader ?? null),
+  }
   const agent = checksumOf({
-    benchmark: input.benchmark.id,
-    task: input.task.id,
-    taskChecksum: input.task.checksum,
     trial: input.trial,
-    runner: input.runner,
+    task: parts.task,
+    runner: parts.runner,
+    limits: parts.limits,
   })
   const score = checksumOf({
     agent,
-    evaluators: (input.evaluators ?? []).map((e) => ({ id: e.id, kind: e.kind, config: e.config ?? null })),
-    policy: (input.policy ?? []).map((p) => ({ id: p.id, config: p.config ?? null })),
-    // Only when there is a grader, so the keys of benchmarks without one stay what earlier runs stored.
-    ...(input.grader === undefined ? {} : { grader: input.grader }),
+    evaluators: parts.evaluators,
+    policy: parts.policy,
+    grader: parts.grader,
   })
-  return { agent, score }
+  return { agent, score, parts }
+}
+
+/**
+ * Why an earlier trial cannot be taken over as the new keys say: the parts of the agent key that differ, worded for
+ * the console. Empty when they all match (then only the score may differ, which a re-score handles).
+ */
+export function agentKeyChanges(earlier: { parts?: TrialKeyParts | undefined }, now: TrialKeys): string[] {
+  if (!earlier.parts) return ['its bundle predates limits and runner scripts in the reuse key']
+  return changes(AGENT_KEY_PARTS, earlier.parts, now.parts)
+}
+
+/** The parts of the score key that differ between an earlier trial and now, worded for the console. */
+export function scoreKeyChanges(earlier: { parts?: TrialKeyParts | undefined }, now: TrialKeys): string[] {
+  return earlier.parts ? changes(SCORE_KEY_PARTS, earlier.parts, now.parts) : []
+}
+
+function changes(
+  reasons: Partial<Record<keyof TrialKeyParts, string>>,
+  earlier: TrialKeyParts,
+  now: TrialKeyParts,
+): string[] {
+  return Object.entries(reasons)
+    .filter(([part]) => earlier[part as keyof TrialKeyParts] !== now[part as keyof TrialKeyParts])
+    .map(([, reason]) => reason)
 }

@@ -5,13 +5,14 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
   AgentEvalOpsError,
+  checksumOf,
   passThroughGate,
   defineTask,
   isAgentEvalOpsError,
   type AgentScript,
   type RunContext,
 } from '../../src/core/index.ts'
-import { mockRunner } from '../../src/agents/index.ts'
+import { mockRunner, type MockRunnerOptions } from '../../src/agents/index.ts'
 import { runTrial } from '../../src/engine/index.ts'
 import { MemoryTraceStore } from '../../src/stores/index.ts'
 
@@ -176,13 +177,24 @@ describe('mockRunner', () => {
     expect(mockRunner({ scripts: {} }).runnerInfo()).toEqual({
       name: 'mock-scripted',
       kind: 'mock',
-      config: { defaultDelayMs: 0 },
+      config: { defaultDelayMs: 0, scriptsSha256: checksumOf({}) },
     })
     expect(mockRunner({ scripts: {}, name: 'mock-slow', defaultDelayMs: 5 }).runnerInfo()).toEqual({
       name: 'mock-slow',
       kind: 'mock',
-      config: { defaultDelayMs: 5 },
+      config: { defaultDelayMs: 5, scriptsSha256: checksumOf({}) },
     })
+  })
+
+  it('tells runners with other scripts apart in its config: they play their trials differently', () => {
+    const config = (scripts: MockRunnerOptions['scripts']) => mockRunner({ scripts }).runnerInfo().config
+    const solving = config({ [task.id]: solves })
+    expect(config({ [task.id]: solves })).toEqual(solving)
+    expect(config({ [task.id]: { ...solves, success: false } })).not.toEqual(solving)
+    expect(config({ [task.id]: solves, other: solves })).not.toEqual(solving)
+    const fromFunction = config(() => solves)
+    expect(fromFunction).not.toEqual(solving)
+    expect(config(() => ({ steps: [] }))).not.toEqual(fromFunction)
   })
 })
 

@@ -156,7 +156,7 @@ describe('a benchmark’s grade()', () => {
   })
 
   it('puts the grader in the score key: a benchmark with a new grade version re-scores on resume', () => {
-    const base = { benchmark, task, trial: 0, runner: { name: 'r', kind: 'k', config: {} } }
+    const base = { benchmark, task, trial: 0, runner: { name: 'r', kind: 'k', config: {} }, limits: {} }
     const without = trialKeys(base)
     const v1 = trialKeys({ ...base, grader: '1' })
     const v2 = trialKeys({ ...base, grader: '2' })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { runTrial, trialKeys } from '../../src/engine/index.ts'
+import { agentKeyChanges, runTrial, scoreKeyChanges, trialKeys, trialLimits } from '../../src/engine/index.ts'
 import {
   answeringRunner,
   baseOptions,
@@ -17,7 +17,7 @@ const neverRuns = inlineRunner(() => {
 describe('runTrial with reuse (resume)', () => {
   it('keys a trial by task, trial and runner (agent) and by the evaluators too (score)', () => {
     const runner = { name: 'inline', kind: 'test', config: {} }
-    const base = { benchmark, task, trial: 0, runner, evaluators: [fixedEvaluator(true)] }
+    const base = { benchmark, task, trial: 0, runner, limits: {}, evaluators: [fixedEvaluator(true)] }
     const keys = trialKeys(base)
     expect(trialKeys({ ...base })).toEqual(keys)
     expect(trialKeys({ ...base, trial: 1 }).agent).not.toBe(keys.agent)
@@ -28,6 +28,41 @@ describe('runTrial with reuse (resume)', () => {
     })
     expect(rescored.agent).toBe(keys.agent)
     expect(rescored.score).not.toBe(keys.score)
+  })
+
+  it('keys the limits a trial runs under and the runner, and names the part that changed', () => {
+    const runner = { name: 'mock-scripted', kind: 'mock', config: { defaultDelayMs: 0, scriptsSha256: 'a' } }
+    const base = { benchmark, task, trial: 0, runner, limits: {}, evaluators: [fixedEvaluator(true)] }
+    const keys = trialKeys(base)
+    const capped = trialKeys({ ...base, limits: { maxTokens: 1 } })
+    expect(capped.agent).not.toBe(keys.agent)
+    expect(capped.score).not.toBe(keys.score)
+    expect(agentKeyChanges(keys, capped)).toEqual(['limits changed'])
+    // The limits as the engine applies them: a task's own tighter limit is the same trial as a run limit of it.
+    expect(trialKeys({ ...base, limits: trialLimits({ maxTokens: 50 }, { maxTokens: 1 }) }).agent).toBe(
+      capped.agent,
+    )
+    expect(trialKeys({ ...base, limits: trialLimits({ maxTokens: 1 }, { maxTokens: 50 }) }).agent).toBe(
+      capped.agent,
+    )
+    const rescripted = trialKeys({
+      ...base,
+      runner: { ...runner, config: { ...runner.config, scriptsSha256: 'b' } },
+    })
+    expect(agentKeyChanges(keys, rescripted)).toEqual(['runner config changed'])
+    expect(agentKeyChanges(keys, trialKeys({ ...base, task: { ...task, checksum: 'other' } }))).toEqual([
+      'task changed',
+    ])
+    const both = trialKeys({ ...base, runner: { ...runner, name: 'x' }, limits: { maxTurns: 2 } })
+    expect(agentKeyChanges(keys, both)).toEqual(['runner config changed', 'limits changed'])
+    expect(agentKeyChanges(keys, trialKeys({ ...base }))).toEqual([])
+    const rejudged = trialKeys({ ...base, policy: [{ id: 'p', config: { max: 1 } }] })
+    expect(rejudged.agent).toBe(keys.agent)
+    expect(scoreKeyChanges(keys, rejudged)).toEqual(['policy changed'])
+    // Keys kept before they had parts never match: those runs did not key limits or scripts.
+    expect(agentKeyChanges({}, keys)).toEqual([
+      'its bundle predates limits and runner scripts in the reuse key',
+    ])
   })
 
   it('takes a trial over whole: same trace and verdicts, this run id, and where it came from', async () => {

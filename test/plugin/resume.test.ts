@@ -18,9 +18,11 @@ import {
 let work: { path: string; remove: () => Promise<void> }
 let trials: TrialRecord[]
 
+const PARTS = { task: 't', runner: 'r', limits: 'l', evaluators: 'e', policy: 'p', grader: 'g' }
 const keysOf = (t: { benchmark: { id: string }; taskId: string; trial: number }) => ({
   agent: `agent:${t.benchmark.id}/${t.taskId}#${t.trial}`,
   score: 'score',
+  parts: PARTS,
 })
 
 /**
@@ -61,7 +63,7 @@ describe('reuseFor', () => {
     async (version) => {
       const dir = await bundle(`v${version}`, version)
       for (const t of trials) {
-        const reuse = await reuseFor([{ dir, runId: RUN_ID }], {
+        const { reuse } = await reuseFor([{ dir, runId: RUN_ID }], {
           benchmarkId: t.benchmark.id,
           taskId: t.taskId,
           trial: t.trial,
@@ -76,4 +78,22 @@ describe('reuseFor', () => {
       }
     },
   )
+
+  it('runs a trial again whose limits or runner changed, and says which', async () => {
+    const dir = await bundle('changed', 3)
+    const t = trials[0]!
+    const at = { benchmarkId: t.benchmark.id, taskId: t.taskId, trial: t.trial }
+    const limited = { ...keysOf(t), agent: 'other', parts: { ...PARTS, limits: 'l2' } }
+    const changed = await reuseFor([{ dir, runId: RUN_ID }], { ...at, keys: limited })
+    expect(changed.reuse).toBeUndefined()
+    expect(changed.runAgain).toEqual({ runId: RUN_ID, reasons: ['limits changed'] })
+    const rescripted = { ...keysOf(t), agent: 'other', parts: { ...PARTS, runner: 'r2', limits: 'l2' } }
+    const again = await reuseFor([{ dir, runId: RUN_ID }], { ...at, keys: rescripted })
+    expect(again.runAgain?.reasons).toEqual(['runner config changed', 'limits changed'])
+    // A workspace-graded benchmark cannot re-score what changed evaluators would judge: it runs again, and says so.
+    const rejudged = { ...keysOf(t), score: 'other', parts: { ...PARTS, evaluators: 'e2' } }
+    const graded = await reuseFor([{ dir, runId: RUN_ID }], { ...at, keys: rejudged }, false)
+    expect(graded.runAgain?.reasons[0]).toMatch(/^evaluators changed and this benchmark grades the workspace/)
+    expect((await reuseFor([{ dir, runId: RUN_ID }], { ...at, keys: rejudged })).reuse?.mode).toBe('rescored')
+  })
 })

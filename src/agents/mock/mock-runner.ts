@@ -2,6 +2,8 @@ import { appendFileSync } from 'node:fs'
 import {
   AgentEvalOpsError,
   AgentScript,
+  checksumOf,
+  sha256,
   type AgentOutput,
   type AgentRunner,
   type RunContext,
@@ -34,6 +36,10 @@ export function mockRunner(options: MockRunnerOptions): AgentRunner {
   // Fixed scripts are checked up front so a typo fails at definition, not one trial at a time.
   const fixed = typeof scripts === 'function' ? null : validateAll(scripts)
 
+  // The scripts are what its trials do: two runners with other scripts must not describe themselves the same
+  // (a resume would take over trials the new scripts play differently). A function is known by its source only;
+  // what it closes over is not seen, so one that reads outside values should be named apart by its `name`.
+  const scriptsSha256 = typeof scripts === 'function' ? sha256(scripts.toString()) : checksumOf(fixed)
   const scriptFor = (task: TaskSpec): AgentScript => {
     if (fixed) {
       const script = Object.hasOwn(fixed, task.id) ? fixed[task.id] : undefined
@@ -51,7 +57,7 @@ export function mockRunner(options: MockRunnerOptions): AgentRunner {
   }
 
   return {
-    runnerInfo: (): RunnerInfo => ({ name, kind: 'mock', config: { defaultDelayMs } }),
+    runnerInfo: (): RunnerInfo => ({ name, kind: 'mock', config: { defaultDelayMs, scriptsSha256 } }),
     async run(task: TaskSpec, env, ctx: RunContext): Promise<AgentOutput> {
       // Synchronous: a line per started trial, even when the process is killed right after.
       if (options.callLog) appendFileSync(options.callLog, `${task.id}\n`)
