@@ -1,8 +1,9 @@
+import { existsSync } from 'node:fs'
 import { lstat, readdir, readFile, rm, rmdir } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { dirname, join, posix, relative, sep } from 'node:path'
 import { writeDurableFile } from '../src/bundles/durable-file.ts'
-import { RECORDINGS_FILE } from '../src/bundles/index.ts'
+import { METADATA_FILE, RECORDINGS_FILE } from '../src/bundles/index.ts'
 import {
   ARTIFACTS_DIR,
   RECORD_LOG_SUFFIX,
@@ -25,6 +26,11 @@ export interface UnrecoveredStaging {
   runId: string
   /** Finished trials whose records are in it. */
   records: number
+  /**
+   * Its run's bundle exists (an interrupted one: a worker died): the folder keeps the traces of the trials the
+   * bundle lacks, for a resume to finish.
+   */
+  bundled: boolean
 }
 
 /**
@@ -39,7 +45,12 @@ export async function unrecoveredStagings(runsDir: string, own: string): Promise
     const dir = join(root, name)
     const header = await readHeader(dir)
     if (!header || (header.hostname === hostname() && isProcessAlive(header.pid))) continue
-    found.push({ dir, runId: header.runId, records: await countRecords(join(dir, 'records')) })
+    found.push({
+      dir,
+      runId: header.runId,
+      records: await countRecords(join(dir, 'records')),
+      bundled: existsSync(join(runsDir, header.runId, METADATA_FILE)),
+    })
   }
   return found
 }
