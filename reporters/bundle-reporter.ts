@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import { mkdir, readFile } from 'node:fs/promises'
-import { join, relative, resolve } from 'node:path'
+import { basename, join, relative, resolve } from 'node:path'
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import {
   AgentEvalOpsError,
@@ -24,7 +24,7 @@ import {
   type SummarySettings,
 } from '../src/core/index.ts'
 import { differenceFromRegistered, nameTrials, writeBundle } from '../src/bundles/index.ts'
-import { registeredTrials } from './registered-trials.ts'
+import { registeredTrials, unendedTrials } from './registered-trials.ts'
 import { noTrialMatched } from './no-trial-matched.ts'
 import { readStagedRun, whyNotWritable } from '../src/stores/index.ts'
 import { renderMarkdownReport } from '../src/reports/index.ts'
@@ -232,7 +232,19 @@ export class BundleReporter implements Reporter {
           (cut > 0 ? `, ${cut} cut short left out` : ''),
       )
     }
+    const unreported = reason === 'interrupted' ? undefined : await this.unreported(run, modules)
+    if (unreported) {
+      process.exitCode = 1
+      vitest.logger.error(
+        `agentevalops: ${unreported.trials.reduce((n, t) => n + t.trials.length, 0)} trial(s) never reported back ` +
+          `(their worker died: killed, out of memory?) in ${unreported.files.join(', ')}: ` +
+          `${nameTrials(differenceFromRegistered(unreported.trials, []).missing)}. The run is interrupted; ` +
+          `the traces they left stay in ${relative(process.cwd(), run.stagingDir) || run.stagingDir}.`,
+      )
+    }
     if (run.records.size === 0) {
+      // Nothing finished, but a dead worker's trials left partial traces: `recover` turns them into a bundle.
+      if (unreported) return
       await removeStaging(run.stagingDir)
       const unmatched =
         reason === 'interrupted'
@@ -251,9 +263,17 @@ export class BundleReporter implements Reporter {
     }
     try {
       const registered = registeredTrials(modules, this.options.project)
-      const { dir, trials, summary, metadata } = await this.writeRun(run, reason, registered)
-      await removeStaging(run.stagingDir)
+      const { dir, trials, summary, metadata } = await this.writeRun(run, reason, registered, unreported)
+      // The bundle lacks the traces of trials that never reported: staging keeps them until a resume finishes.
+      if (!unreported) await removeStaging(run.stagingDir)
+      if (metadata.status !== 'interrupted') await this.removeResumedStagings(run)
       const shown = relative(process.cwd(), dir) || dir
+      if (unreported) {
+        vitest.logger.error(
+          `agentevalops: bundle ${shown} is interrupted; run its missing trials with: ` +
+            `AGENTEVALOPS_RESUME=${shown} npx vitest run --project ${this.options.project}`,
+        )
+      }
       this.warnAboutUnbundled(metadata, trials, shown)
       vitest.logger.log(consoleSummary(trials, summary, shown))
       const problem = await appendGithubStepSummary(
@@ -271,10 +291,34 @@ export class BundleReporter implements Reporter {
     }
   }
 
+  /**
+   * The trials whose cases never ended although the run was not interrupted: their worker died. A trial that
+   * finished (its record staged) just before is taken from staging, as after an interrupt.
+   */
+  private async unreported(
+    run: OpenRun,
+    modules: readonly TestModule[],
+  ): Promise<MetadataUnreported | undefined> {
+    const unended = unendedTrials(modules, this.options.project, this.requireVitest().config.root)
+    if (unended.trials.length === 0) return undefined
+    for (const staged of (await readStagedRun(run.stagingDir)).trials) {
+      const r = staged.record
+      if (staged.finished) run.records.set(`${r.benchmark.id}\u0000${r.taskId}\u0000${r.trial}`, r)
+    }
+    const trials = unended.trials
+      .map((t) => ({
+        ...t,
+        trials: t.trials.filter((n) => !run.records.has(`${t.benchmark}\u0000${t.taskId}\u0000${n}`)),
+      }))
+      .filter((t) => t.trials.length > 0)
+    return trials.length === 0 ? undefined : { files: unended.files, trials }
+  }
+
   private async writeRun(
     run: OpenRun,
     reason: TestRunEndReason,
     registered: RegisteredTrials[],
+    unreported: MetadataUnreported | undefined,
   ): Promise<{ dir: string; trials: TrialRecord[]; summary: RunSummary; metadata: RunMetadata }> {
     const vitest = this.requireVitest()
     const trials = sortRecords([...run.records.values()])
@@ -291,7 +335,7 @@ export class BundleReporter implements Reporter {
     const metadata: RunMetadata = {
       schemaVersion: BUNDLE_FORMAT_VERSION,
       runId: run.runId,
-      status: reason === 'interrupted' ? 'interrupted' : shard ? 'partial-shard' : 'complete',
+      status: reason === 'interrupted' || unreported ? 'interrupted' : shard ? 'partial-shard' : 'complete',
       labels: this.options.labels,
       target: targets[0] ?? null,
       targets,
@@ -322,10 +366,12 @@ export class BundleReporter implements Reporter {
       trialCount: trials.length,
       // Only where trial cases were seen: records reach the reporter from them, so none means nothing to check.
       ...(registered.length > 0 ? { registeredTrials: registered } : {}),
+      ...(unreported ? { unreported } : {}),
       resumedFrom: run.resume.map((r) => r.runId),
     }
     // Half a run measured against a whole one would read as a regression: an interrupted run is not compared.
-    const comparison = reason === 'interrupted' ? undefined : await this.comparison(run, trials, benchmarks)
+    const comparison =
+      metadata.status === 'interrupted' ? undefined : await this.comparison(run, trials, benchmarks)
     if (comparison) summary.comparison = comparison
     const derived = derivedRunFiles({ metadata, trials, summary, score })
     const dir = await writeBundle({
@@ -367,9 +413,34 @@ export class BundleReporter implements Reporter {
     )
   }
 
+  /**
+   * The kept staging folders of the interrupted bundles this run resumed: now that its bundle holds every trial,
+   * each with its whole trace, their partial traces are done with.
+   */
+  private async removeResumedStagings(run: OpenRun): Promise<void> {
+    const resumed = new Set(run.resume.map((r) => r.runId))
+    if (resumed.size === 0) return
+    for (const stale of await unrecoveredStagings(run.runsDir, basename(run.stagingDir))) {
+      if (!stale.bundled || !resumed.has(stale.runId)) continue
+      await removeStaging(stale.dir)
+      this.requireVitest().logger.log(
+        `agentevalops: removed ${relative(process.cwd(), stale.dir) || stale.dir}, the staging folder of resumed run ${stale.runId}`,
+      )
+    }
+  }
+
   /** Staging folders of runs that died without a bundle: their finished trials are one command away. */
   private async warnAboutUnrecovered(runsDir: string, own: string): Promise<void> {
     for (const stale of await unrecoveredStagings(runsDir, own)) {
+      const shown = relative(process.cwd(), stale.dir) || stale.dir
+      if (stale.bundled) {
+        const bundle = relative(process.cwd(), join(runsDir, stale.runId)) || join(runsDir, stale.runId)
+        this.requireVitest().logger.warn(
+          `agentevalops: ${shown} keeps the traces of run ${stale.runId}, whose bundle ${bundle} is interrupted. ` +
+            `Finish it with: AGENTEVALOPS_RESUME=${bundle} npx vitest run --project ${this.options.project}`,
+        )
+        continue
+      }
       this.requireVitest().logger.warn(
         `agentevalops: ${relative(process.cwd(), stale.dir) || stale.dir} holds ${stale.records} finished trial(s) of run ${stale.runId}, ` +
           `which ended without a bundle. Recover them with: npx agentevalops recover ${relative(process.cwd(), stale.dir) || stale.dir}`,
@@ -429,6 +500,8 @@ async function resolveResume(
   }
   return resolved
 }
+
+type MetadataUnreported = NonNullable<RunMetadata['unreported']>
 
 function sortRecords(records: readonly TrialRecord[]): TrialRecord[] {
   return [...records].sort(

@@ -1,4 +1,5 @@
-import type { TestModule } from 'vitest/node'
+import { relative, sep } from 'node:path'
+import type { TestCase, TestModule } from 'vitest/node'
 import { TRIAL_ID_META_KEY, TrialCaseId, type RegisteredTrials } from '../src/core/index.ts'
 
 /**
@@ -6,6 +7,32 @@ import { TRIAL_ID_META_KEY, TrialCaseId, type RegisteredTrials } from '../src/co
  * `-t` or `.skip`), by benchmark and task, sorted as the bundle sorts its trials.
  */
 export function registeredTrials(modules: readonly TestModule[], project: string): RegisteredTrials[] {
+  return trialsOf(modules, project, () => true)
+}
+
+/**
+ * The registered trials whose cases never ended (no result: their worker died under them), and the files they are
+ * in, relative to `root`. A case that ended, even failed without a record, is not among them.
+ */
+export function unendedTrials(
+  modules: readonly TestModule[],
+  project: string,
+  root: string,
+): { files: string[]; trials: RegisteredTrials[] } {
+  const files = new Set<string>()
+  const trials = trialsOf(modules, project, (test) => {
+    if (test.result().state !== 'pending') return false
+    files.add(relative(root, test.module.moduleId).split(sep).join('/'))
+    return true
+  })
+  return { files: [...files].sort(), trials }
+}
+
+function trialsOf(
+  modules: readonly TestModule[],
+  project: string,
+  include: (test: TestCase) => boolean,
+): RegisteredTrials[] {
   const byTask = new Map<string, RegisteredTrials>()
   for (const module of modules) {
     if (module.project.name !== project) continue
@@ -13,7 +40,7 @@ export function registeredTrials(modules: readonly TestModule[], project: string
       const { mode } = test.options
       if (mode === 'skip' || mode === 'todo') continue
       const id = TrialCaseId.safeParse(test.meta()[TRIAL_ID_META_KEY])
-      if (!id.success) continue
+      if (!id.success || !include(test)) continue
       const key = `${id.data.benchmark}\u0000${id.data.taskId}`
       const entry = byTask.get(key)
       if (entry) entry.trials.push(id.data.trial)

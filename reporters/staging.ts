@@ -1,8 +1,9 @@
+import { existsSync } from 'node:fs'
 import { lstat, readdir, readFile, rm, rmdir } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { dirname, join, posix, relative, sep } from 'node:path'
 import { writeDurableFile } from '../src/bundles/durable-file.ts'
-import { MANIFEST_FILE, RECORDINGS_FILE, SCORES_FILE } from '../src/bundles/index.ts'
+import { MANIFEST_FILE, METADATA_FILE, RECORDINGS_FILE, SCORES_FILE } from '../src/bundles/index.ts'
 import {
   ARTIFACTS_DIR,
   RECORD_LOG_SUFFIX,
@@ -29,6 +30,11 @@ export interface UnrecoveredStaging {
   runId: string
   /** Finished trials whose records are in it. */
   records: number
+  /**
+   * Its run's bundle exists (an interrupted one: a worker died): the folder keeps the traces of the trials the
+   * bundle lacks, for a resume to finish.
+   */
+  bundled: boolean
 }
 
 /**
@@ -48,7 +54,13 @@ export async function unrecoveredStagings(runsDir: string, own: string): Promise
       await removeStaging(dir)
       continue
     }
-    found.push({ dir, runId: header.runId, records: await countRecords(join(dir, 'records')) })
+    found.push({
+      dir,
+      runId: header.runId,
+      records: await countRecords(join(dir, 'records')),
+      // A bundle that lacks some of these trials (a dead worker's run, sealed interrupted): resume finishes it.
+      bundled: existsSync(join(runsDir, header.runId, METADATA_FILE)),
+    })
   }
   return found
 }

@@ -45,6 +45,7 @@ export function checkRegisteredTrials(
   scores: ScoresRecords | undefined,
   findings: FindingList,
 ): void {
+  checkUnreported(metadata, scores, findings)
   if (!metadata?.registeredTrials || !scores || metadata.status === 'interrupted') return
   const { missing, unregistered } = differenceFromRegistered(metadata.registeredTrials, scores.trials)
   const registered = metadata.registeredTrials.reduce((n, r) => n + r.trials.length, 0)
@@ -60,6 +61,38 @@ export function checkRegisteredTrials(
       'registered-trials',
       METADATA_FILE,
       `scores.json has ${unregistered.length} trial(s) the run never registered: ${nameTrials(unregistered)}`,
+    )
+  }
+}
+
+/**
+ * Trials that never reported back (their worker died) make a run interrupted, never complete, and none of them can
+ * be in scores.json: the bundle says what it lacks, and that must agree with what it holds.
+ */
+function checkUnreported(
+  metadata: RunMetadata | undefined,
+  scores: ScoresRecords | undefined,
+  findings: FindingList,
+): void {
+  const unreported = metadata?.unreported
+  if (!unreported || unreported.trials.length === 0) return
+  const keys = differenceFromRegistered(unreported.trials, []).missing
+  if (metadata.status !== 'interrupted') {
+    findings.add(
+      'registered-trials',
+      METADATA_FILE,
+      `status is ${metadata.status}, but ${keys.length} trial(s) never reported back: ${nameTrials(keys)}; ` +
+        'a run whose trials did not all report is interrupted',
+    )
+  }
+  if (!scores) return
+  const absent = differenceFromRegistered(unreported.trials, scores.trials).missing.map(trialKeyString)
+  const both = keys.filter((k) => !absent.includes(trialKeyString(k)))
+  if (both.length > 0) {
+    findings.add(
+      'registered-trials',
+      METADATA_FILE,
+      `${both.length} trial(s) named as never reported back are in scores.json: ${nameTrials(both)}`,
     )
   }
 }

@@ -439,6 +439,11 @@ export const RunMetadata = z.object({
    * kept have none.
    */
   registeredTrials: z.array(RegisteredTrials).optional(),
+  /**
+   * What never reported back (a worker that died, as the OOM killer kills it): the test files and the registered
+   * trials whose cases never ended. Such a run is `interrupted`, never `complete`; its staging folder is kept.
+   */
+  unreported: z.object({ files: z.array(z.string()), trials: z.array(RegisteredTrials) }).optional(),
   /** Run ids of the bundles this run resumed (`--resume`): its reused trials say which one each came from. */
   resumedFrom: z.array(z.string()).default([]),
 })

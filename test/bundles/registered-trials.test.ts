@@ -73,6 +73,44 @@ describe('validate-bundle: the trials the run registered', () => {
     ])
   })
 
+  it('holds a bundle naming unreported trials (a dead worker) to status interrupted, and them out of scores.json', async () => {
+    const unreported = {
+      files: ['evals/x.eval.ts'],
+      trials: [{ benchmark: 'toy', taskId: 'died', trials: [0] }],
+    }
+    const registered = [...asRegistered(), { benchmark: 'toy', taskId: 'died', trials: [0] }]
+    const interrupted = await withMetadata({
+      registeredTrials: registered,
+      status: 'interrupted',
+      unreported,
+    })
+    expect(await validateBundle(interrupted)).toEqual([])
+    expect(await validateBundle(await withMetadata({ registeredTrials: registered, unreported }))).toEqual([
+      {
+        check: 'registered-trials',
+        file: 'metadata.json',
+        message:
+          'status is complete, but 1 trial(s) never reported back: task "died" trial 0 (benchmark "toy"); ' +
+          'a run whose trials did not all report is interrupted',
+      },
+      {
+        check: 'registered-trials',
+        file: 'metadata.json',
+        message:
+          'the run registered 7 trial(s), and 1 of them are not in scores.json: task "died" trial 0 (benchmark "toy")',
+      },
+    ])
+    const lying = { ...unreported, trials: [{ benchmark: 'toy', taskId: 'task-1', trials: [1] }] }
+    expect(await validateBundle(await withMetadata({ status: 'interrupted', unreported: lying }))).toEqual([
+      {
+        check: 'registered-trials',
+        file: 'metadata.json',
+        message:
+          '1 trial(s) named as never reported back are in scores.json: task "task-1" trial 1 (benchmark "toy")',
+      },
+    ])
+  })
+
   it('does not hold an interrupted run to the trials it never finished', async () => {
     const registered = [...asRegistered(), { benchmark: 'toy', taskId: 'cut-short', trials: [0] }]
     const dir = await withMetadata({ registeredTrials: registered, status: 'interrupted' })

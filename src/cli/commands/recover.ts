@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { basename, dirname, join, relative } from 'node:path'
 import {
   artifactFiles,
@@ -7,7 +8,7 @@ import {
   unrecoveredStagings,
 } from '../../../reporters/staging.ts'
 import { derivedRunFiles } from '../../../reporters/derived-files.ts'
-import { writeBundle } from '../../bundles/index.ts'
+import { METADATA_FILE, writeBundle } from '../../bundles/index.ts'
 import {
   AgentEvalOpsError,
   BUNDLE_FORMAT_VERSION,
@@ -17,7 +18,7 @@ import {
   RUN_HEADER_FILE,
   sdkVersion,
   type BenchmarkInfo,
-  type RunMetadata,
+  RunMetadata,
   type RunnerInfo,
   type TraceEvent,
 } from '../../core/index.ts'
@@ -103,6 +104,17 @@ async function recoverOne(dir: string, keep: boolean, io: CliIO): Promise<boolea
     return true
   } catch (e) {
     if (isAgentEvalOpsError(e, 'BUNDLE_EXISTS')) {
+      const bundle = join(runsDir, staged.runId)
+      if (await isInterrupted(bundle)) {
+        // A worker died under the run: its bundle holds what reported, this folder the traces of what did not.
+        const shown = relative(process.cwd(), bundle) || bundle
+        io.err(
+          `agentevalops recover: run ${staged.runId} has its bundle ${shown}, interrupted; ${dir} keeps the traces ` +
+            `of the trials it lacks. Finish the run with: AGENTEVALOPS_RESUME=${shown} npx vitest run ` +
+            `(or agentevalops run --resume ${shown}); that removes this folder.`,
+        )
+        return false
+      }
       io.err(
         `agentevalops recover: run ${staged.runId} already has its bundle in ${runsDir}; ${dir} is left over and can be deleted.`,
       )
@@ -157,6 +169,15 @@ function metadataOf(staged: StagedRun, seed: number): RunMetadata {
     testNamePattern: header?.testNamePattern ?? null,
     trialCount: trials.length,
     resumedFrom: [],
+  }
+}
+
+async function isInterrupted(bundle: string): Promise<boolean> {
+  try {
+    const metadata = RunMetadata.safeParse(JSON.parse(await readFile(join(bundle, METADATA_FILE), 'utf8')))
+    return metadata.success && metadata.data.status === 'interrupted'
+  } catch {
+    return false
   }
 }
 
