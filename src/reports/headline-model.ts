@@ -116,19 +116,35 @@ function figureText(figure: HeadlineFigure, level: string): FigureText {
   }
 }
 
-/** Each group's target name; two targets of one name (other settings) get their settings beside it. */
+/**
+ * Each group's target name. Two targets of one name (other settings) get the settings that tell them apart beside
+ * it, e.g. `mock-scripted (scriptsSha256=47445520)`: enough to match a row to its target, short enough to read.
+ */
 function targetNames(groups: readonly HeadlineGroup[]): string[] {
-  const keysByName = new Map<string, Set<string>>()
+  const configsByName = new Map<string, Map<string, HeadlineGroup['target']>>()
   for (const g of groups) {
-    const keys = keysByName.get(g.target.name) ?? new Set<string>()
-    keys.add(canonicalJson(g.target))
-    keysByName.set(g.target.name, keys)
+    const targets = configsByName.get(g.target.name) ?? new Map<string, HeadlineGroup['target']>()
+    targets.set(canonicalJson(g.target), g.target)
+    configsByName.set(g.target.name, targets)
   }
-  return groups.map((g) =>
-    (keysByName.get(g.target.name)?.size ?? 0) > 1
-      ? `${g.target.name} ${clip(canonicalJson(g.target.config), 60)}`
-      : g.target.name,
-  )
+  return groups.map((g) => {
+    const namesakes = [...(configsByName.get(g.target.name)?.values() ?? [])]
+    if (namesakes.length <= 1) return g.target.name
+    const keys = [...new Set(namesakes.flatMap((t) => Object.keys(t.config)))].filter(
+      (key) => new Set(namesakes.map((t) => canonicalJson(t.config[key] ?? null))).size > 1,
+    )
+    const parts = keys.map((key) => `${key}=${settingText(g.target.config[key])}`)
+    return parts.length > 0
+      ? `${g.target.name} (${parts.join(', ')})`
+      : `${g.target.name} ${clip(canonicalJson(g.target), 60)}`
+  })
+}
+
+function settingText(value: unknown): string {
+  if (value === undefined) return '(unset)'
+  // A digest is told apart by its first characters, as git shows a commit.
+  if (typeof value === 'string') return /^[0-9a-f]{16,}$/.test(value) ? value.slice(0, 8) : clip(value, 24)
+  return clip(canonicalJson(value), 24)
 }
 
 /** `humaneval · oracle: 98.0% pass rate (95% CI 89.5–99.6%) over 50 tasks`, the console's headline line. */

@@ -193,7 +193,8 @@ describe('assert verdicts in the bundle', { timeout: 50_000 }, () => {
       'assert-soft/soft',
       'assert-throws/boom',
     ])
-    expect(result.stdout).toContain(`agentevalops: 2/6 trials passed (33.3%)`)
+    // Each benchmark's scripted runner has scripts of its own, so several targets ran and no rate is pooled.
+    expect(result.stdout).toContain(`agentevalops: 2/6 trials passed · bundle `)
     expect(result.stdout).toMatch(/assert-matcher\/paris #0\s+failed/)
     expect(junit).toMatch(
       /<testcase [^>]*name="assert-matcher &gt; paris #0"[\s\S]*?agentevalops\.outcome" value="failed"/,

@@ -4,6 +4,7 @@ import { githubStepSummary } from '../../reporters/github-summary.ts'
 import { RunSummary, type TrialRecord } from '../../src/core/index.ts'
 import type { PageData } from '../../src/reports/html/index.ts'
 import { renderHtmlReport, renderMarkdownReport } from '../../src/reports/index.ts'
+import { headlineModel } from '../../src/reports/headline-model.ts'
 import { withGroupedHeadline } from '../../src/scorers/index.ts'
 import { makeEvents } from '../bundles/fixtures.ts'
 import { metadataFor, scoredTrial, section, summarize, tableRows } from './fixtures.ts'
@@ -69,9 +70,14 @@ describe('the headline of a run that mixes benchmarks and targets', () => {
         runner: { ...t.runner, config: { temperature: 1 } },
       })),
     ]
-    const { headline } = summarize(trials)
-    expect(headline.groups).toHaveLength(2)
-    expect(headline.pooled).toBe(false)
+    const summary = summarize(trials)
+    expect(summary.headline.groups).toHaveLength(2)
+    expect(summary.headline.pooled).toBe(false)
+    // Each row names the setting that tells the two apart, and only that.
+    expect(headlineModel(summary).rows.map((r) => r.target)).toEqual([
+      'agent (temperature=(unset))',
+      'agent (temperature=1)',
+    ])
   })
 
   it('prints one console line per group and no pooled rate', () => {
