@@ -36,6 +36,15 @@ export const BUNDLE_CHECKS = {
     'every trial in scores.json has events, and every traced trial (benchmark, task, trial) is in scores.json',
   recordings: 'every line of recordings.jsonl is a recorded exchange of a trial in scores.json',
   spans: 'spans.jsonl (if any) is one OTLP trace under eval.run, with an eval.task per trial and its outcome',
+  'finite-numbers': 'no number in a JSON or JSONL file is Infinity (a literal such as 1e400 parses as one)',
+  'trial-outcome':
+    "each trial's outcome is what the engine derives from its record; passed only for outcome passed",
+  'summary-matches':
+    "scores.json's summary is what the stats scorer computes from its trials with the settings it records",
+  'event-count': "each trial's eventCount is the number of events traces.jsonl holds for it",
+  citations: 'every step a score, evaluator finding or policy finding cites is an event of that trial',
+  'tool-pairs':
+    'a tool_result with a callId answers an earlier tool_call of that id; a completed trial leaves none open',
   'text-not-empty': 'report.md and replay_command.txt are not empty',
 } as const
 

@@ -12,7 +12,7 @@ import {
 import { BundleFiles, reportListing } from './bundle-files.ts'
 import type { CheckName } from './checks.ts'
 import { FindingList, quote, type Finding } from './findings.ts'
-import { readRecordings, readTraces } from './jsonl-checks.ts'
+import { infiniteMessage, readRecordings, readTraces } from './jsonl-checks.ts'
 import { readSpans } from './span-checks.ts'
 import {
   describeTrial,
@@ -28,8 +28,10 @@ import {
 import { checkAgainstManifest } from './manifest-checks.ts'
 import { listBundleFiles } from './manifest.ts'
 import { checkRecords } from './record-checks.ts'
+import { checkOutcomes } from './outcome-checks.ts'
 import { checkRegisteredTrials } from './registered-checks.ts'
-import { checkSchema, parseJsonText, type Schema } from './untrusted-json.ts'
+import { checkSummary } from './summary-checks.ts'
+import { checkSchema, nonFinitePath, parseJsonText, type Schema } from './untrusted-json.ts'
 
 /** Everything one pass over a bundle learns: the problems, and whatever parsed. */
 export interface BundleInspection {
@@ -155,6 +157,8 @@ export async function inspectBundle(dir: string, options: InspectOptions = {}): 
   checkRunIds(result, findings)
   checkRecords(result.metadata, result.scores, findings)
   checkRegisteredTrials(result.metadata, result.scores, findings)
+  checkOutcomes(result.scores, findings)
+  checkSummary(result.scores, findings)
   return done()
 }
 
@@ -176,7 +180,11 @@ async function readJson(files: BundleFiles, file: string, findings: FindingList)
   const text = await files.readText(file)
   if (text === undefined) return undefined
   const json = parseJsonText(text)
-  if (json.ok) return json.value
+  if (json.ok) {
+    const infinite = nonFinitePath(json.value)
+    if (infinite !== undefined) findings.add('finite-numbers', file, infiniteMessage(infinite))
+    return json.value
+  }
   findings.add('json-syntax', file, `is ${json.problem}`)
   return undefined
 }

@@ -6,7 +6,7 @@ import { describeTrial, recordKey, RECORDINGS_FILE, TRACES_FILE, trialKeyString 
 import { formatBytes, MAX_LINE_BYTES } from './limits.ts'
 import type { Line } from './lines.ts'
 import { TraceChecker } from './trace-checks.ts'
-import { checkSchema, parseJsonText } from './untrusted-json.ts'
+import { checkSchema, nonFinitePath, parseJsonText } from './untrusted-json.ts'
 
 /**
  * The value of each line of a JSONL file that is well-formed JSON, after reporting lines that are too long, not
@@ -46,8 +46,20 @@ export function jsonLines(
       findings.add(check, file, `${where}: ${json.problem}`, invalid)
       return
     }
+    const infinite = nonFinitePath(json.value)
+    if (infinite !== undefined) {
+      // Still checked further: the rest of the line may be sound, and the cross-file checks need it.
+      findings.add('finite-numbers', file, `${where}: ${infiniteMessage(infinite)}`, {
+        key: `${file}:finite`,
+        label: 'lines with a number that is not finite',
+      })
+    }
     each(json.value, where)
   }
+}
+
+export function infiniteMessage(path: string): string {
+  return `${path} is not a finite number (a literal too large for a double, such as 1e400, reads as Infinity)`
 }
 
 export interface TraceReading {
@@ -68,6 +80,7 @@ export async function readTraces(
   events: TraceEvent[] | undefined,
 ): Promise<TraceReading> {
   const checker = new TraceChecker(runId, findings, scores?.trials.map(recordKey), formatVersion)
+  if (scores) checker.checkClaims(scores.trials)
   const invalid = { key: `${TRACES_FILE}:invalid`, label: 'invalid lines' }
   const visit = jsonLines(TRACES_FILE, 'trace-schema', findings, (value, where) => {
     const parsed = checkSchema(TraceEvent, value)

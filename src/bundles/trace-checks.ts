@@ -1,7 +1,8 @@
-import { BUNDLE_FORMAT_VERSION, sha256, type TraceEvent } from '../core/index.ts'
+import { BUNDLE_FORMAT_VERSION, sha256, type ScoredTrial, type TraceEvent } from '../core/index.ts'
 import type { CheckName } from './checks.ts'
 import { quote, type FindingList } from './findings.ts'
 import { describeTrial, TRACES_FILE, TrialResolver, trialKeyString, type TrialKey } from './layout.ts'
+import { TraceClaims } from './trace-claims.ts'
 
 interface TrialTrace extends TrialKey {
   lastStep: number
@@ -31,6 +32,7 @@ export class TraceChecker {
   private unexpected = 0
   private untrackedEvents = 0
   private count = 0
+  private claims: TraceClaims | undefined
 
   /**
    * `expected` is the scores' list of trials, or undefined when scores.json could not be read. `formatVersion` is
@@ -45,6 +47,14 @@ export class TraceChecker {
   ) {
     this.expected = expected && new Map(expected.map((key) => [trackingKey(key), key]))
     this.resolver = new TrialResolver(expected)
+  }
+
+  /**
+   * Also holds the trace against what these records say about it (eventCount, citations) and pairs tool calls with
+   * their results. A validator's rule only: the writer checks the trace it is given, not the engine's records.
+   */
+  checkClaims(trials: readonly ScoredTrial[]): void {
+    this.claims = new TraceClaims(trials, trackingKey, this.findings)
   }
 
   get eventCount(): number {
@@ -76,6 +86,7 @@ export class TraceChecker {
     const key = this.resolver.keyOf(event)
     const trial = this.enter(key, where)
     if (!trial) return key.benchmark
+    this.claims?.event(this.currentKey!, key, event, where)
     trial.events += 1
     if (event.kind === 'agent.terminal') trial.terminals += 1
     if (trial.lastStep === -1 && event.step !== 0) {
@@ -98,6 +109,7 @@ export class TraceChecker {
   }
 
   finish(): void {
+    this.claims?.finish()
     if (this.expected) {
       for (const [key, trial] of this.expected) {
         if (!this.trials.has(key)) {

@@ -67,3 +67,42 @@ export function checkSchema<T>(schema: Schema<T>, value: unknown): SchemaResult<
     ? { ok: true, data: parsed.data }
     : { ok: false, problem: describeIssues(parsed.error.issues) }
 }
+
+/**
+ * The path (e.g. `trials[0].scores[1].citations[0]`) of the first number in a parsed document that is not finite,
+ * or undefined. JSON has no Infinity, but JSON.parse turns a literal too large for a double (`1e400`) into one, and
+ * a schema that accepts any number lets it through into sums and comparisons. Iterative, like deeperThan.
+ */
+export function nonFinitePath(root: unknown): string | undefined {
+  const stack: { node: unknown; path: string }[] = [{ node: root, path: '' }]
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const { node, path } = item
+    if (typeof node === 'number') {
+      if (!Number.isFinite(node)) return path === '' ? '(the value)' : path
+    } else if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) {
+        const child: unknown = node[i]
+        if (holdsNumbers(child)) stack.push({ node: child, path: `${path}[${i}]` })
+      }
+    } else if (typeof node === 'object' && node !== null) {
+      const keys = Object.keys(node)
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i]!
+        const child = (node as Record<string, unknown>)[key]
+        if (holdsNumbers(child))
+          stack.push({ node: child, path: path === '' ? clipKey(key) : `${path}.${clipKey(key)}` })
+      }
+    }
+  }
+  return undefined
+}
+
+/** Only numbers and containers can be or hold a non-finite number: strings and the like need no path built. */
+function holdsNumbers(value: unknown): boolean {
+  return typeof value === 'number' || (typeof value === 'object' && value !== null)
+}
+
+/** Keys come from the file: a hostile one must not turn a one-line finding into megabytes. */
+function clipKey(key: string): string {
+  return key.length <= 64 ? key : `${key.slice(0, 64)}…`
+}

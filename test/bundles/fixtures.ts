@@ -7,6 +7,7 @@ import {
   type RunMetadata,
   type RunSummary,
   type ScoredTrial,
+  type ScoresFile,
   type TraceEvent,
   type TrialRecord,
 } from '../../src/core/index.ts'
@@ -247,6 +248,14 @@ export async function copyBundle(from: string, to: string): Promise<string> {
 export async function restampManifest(dir: string, runId = RUN_ID): Promise<void> {
   const manifest = await manifestForDir(dir, runId, '2025-01-02T03:04:16.000Z')
   await writeFile(join(dir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`)
+}
+
+/** Rewrites scores.json through `edit` (the manifest is left as it is: re-stamp it to hide the edit). */
+export async function editScores(dir: string, edit: (scores: ScoresFile) => void): Promise<void> {
+  const path = join(dir, 'scores.json')
+  const scores = JSON.parse(await readFile(path, 'utf8')) as ScoresFile
+  edit(scores)
+  await writeFile(path, `${JSON.stringify(scores, null, 2)}\n`)
 }
 
 export async function readTraceLines(dir: string): Promise<string[]> {

@@ -267,6 +267,7 @@ describe('content', () => {
     const manifest = await readFile(join(dir, 'manifest.json'), 'utf8')
     await writeFile(join(dir, 'manifest.json'), manifest.replace(/"size": \d+/, '"size": 1e400'))
     expect((await validateBundle(dir)).map((f) => `${f.check} ${f.file}`)).toEqual([
+      'finite-numbers manifest.json',
       'manifest-schema manifest.json',
     ])
 
@@ -279,7 +280,10 @@ describe('content', () => {
     // Lines 1 and 2 are refused, so line 3 (step -0) is where its trial starts: at step 0, as it should.
     expect((await validateBundle(dir)).map((f) => `${f.check} ${f.message.slice(0, 6)}`)).toEqual([
       'trace-schema line 1',
+      'finite-numbers line 2',
       'trace-schema line 2',
+      // The two refused events are missing from the trial's count too.
+      'event-count trials',
     ])
   })
 })

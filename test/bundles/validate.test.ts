@@ -6,6 +6,7 @@ import { listBundleFiles } from '../../src/bundles/manifest.ts'
 import {
   buildBundle,
   copyBundle,
+  editScores,
   flipByte,
   readTraceLines,
   restampManifest,
@@ -34,16 +35,26 @@ function files_of(findings: readonly Finding[]): string[] {
   return findings.map((f) => f.file)
 }
 
-/** Rewrites traces.jsonl through `edit` and re-stamps the manifest, so checksums cannot be what catches it. */
+/**
+ * Rewrites traces.jsonl through `edit` and re-stamps the manifest, so checksums cannot be what catches it. Each
+ * trial's eventCount in scores.json is made the number of its edited events, so that only the check a case is
+ * about can see the edit.
+ */
 async function editTraces(
   edit: (events: Record<string, unknown>[]) => Record<string, unknown>[],
 ): Promise<string> {
   const dir = await fresh()
-  const events = (await readTraceLines(dir)).map((l) => JSON.parse(l) as Record<string, unknown>)
+  const events = edit((await readTraceLines(dir)).map((l) => JSON.parse(l) as Record<string, unknown>))
   await writeTraceLines(
     dir,
-    edit(events).map((e) => JSON.stringify(e)),
+    events.map((e) => JSON.stringify(e)),
   )
+  await editScores(dir, (scores) => {
+    for (const trial of scores.trials) {
+      const own = events.filter((e) => e.taskId === trial.taskId && e.trial === trial.trial)
+      if (own.length > 0) trial.eventCount = own.length
+    }
+  })
   await restampManifest(dir)
   return dir
 }

@@ -83,7 +83,11 @@ describe('writeBundle', () => {
     events.push({ ...makeEvents(trial)[5]!, step: count - 1 })
     const input = await bundleInput(work.path, { tasks: ['big'], trials: 1 })
     const { traceFiles: _ignored, ...rest } = input
-    const dir = await writeBundle({ ...rest, traceEvents: events })
+    const dir = await writeBundle({
+      ...rest,
+      trials: rest.trials.map((t) => ({ ...t, eventCount: count })),
+      traceEvents: events,
+    })
     expect((await readTraceLines(dir)).length).toBe(count)
     expect(await validateBundle(dir)).toEqual([])
   })
