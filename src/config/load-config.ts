@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module'
 import { open } from 'node:fs/promises'
 import type * as Yaml from 'yaml'
-import type { Document, LineCounter, Node } from 'yaml'
+import type { Document, LineCounter, Node, Pair, YAMLMap } from 'yaml'
 import type { z } from 'zod'
 import {
   AgentEvalOpsError,
@@ -229,9 +229,7 @@ class Locator {
     let at: number | undefined = node?.range?.[0]
     for (const seg of reach) {
       if (yaml().isMap(node)) {
-        const pair = node.items.find(
-          (p) => String(yaml().isScalar(p.key) ? p.key.value : p.key) === String(seg),
-        )
+        const pair = this.pairsOf(node).get(String(seg))
         if (!pair) break
         at = (pair.key as Node | null)?.range?.[0] ?? at
         node = this.resolve(pair.value as Node | null)
@@ -243,6 +241,22 @@ class Locator {
       } else break
     }
     return at === undefined ? { line: 1, col: 1 } : this.lines.linePos(at)
+  }
+
+  /** Each mapping's pairs by key, built once: a search per finding is quadratic in a mapping of 40k bad values. */
+  private readonly pairs = new WeakMap<YAMLMap, Map<string, Pair>>()
+
+  private pairsOf(map: YAMLMap): Map<string, Pair> {
+    let byKey = this.pairs.get(map)
+    if (!byKey) {
+      byKey = new Map()
+      for (const p of map.items) {
+        const key = String(yaml().isScalar(p.key) ? p.key.value : p.key)
+        if (!byKey.has(key)) byKey.set(key, p)
+      }
+      this.pairs.set(map, byKey)
+    }
+    return byKey
   }
 
   private resolve(node: Node | null | undefined): Node | undefined {

@@ -44,6 +44,14 @@ describe('config bounds', () => {
     ])
   })
 
+  it('locates every one of 40k wrongly typed values of a mapping, the last at its line', () => {
+    const count = 40_000
+    const keys = Array.from({ length: count }, (_, i) => `  k${i}: ${i}`)
+    const findings = configError(`${HEAD}labels:\n${keys.join('\n')}\n`).findings
+    expect(findings).toHaveLength(count)
+    expect(findings.at(-1)).toMatchObject({ line: 6 + count, col: 3, path: `labels.k${count - 1}` })
+  })
+
   it('refuses a config file over the bound before reading it', async () => {
     const file = join(dir, 'huge.yaml')
     await writeFile(file, HEAD)
