@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs'
 import { extname } from 'node:path'
 import type * as Yaml from 'yaml'
-import type { Document, LineCounter, Node } from 'yaml'
+import type { Document, LineCounter, Node, Pair, YAMLMap } from 'yaml'
 import { z } from 'zod'
 import {
   AgentEvalOpsError,
@@ -235,14 +235,26 @@ function jsonlRecords(text: string, problems: Problems): RawRecord[] {
 function lineFinder(doc: Document, lines: LineCounter) {
   const resolve = (node: unknown): Node | undefined =>
     yaml().isAlias(node) ? (node.resolve(doc) ?? undefined) : ((node as Node | null | undefined) ?? undefined)
+  // Each mapping's pairs by key, built once: a search per problem is quadratic in a mapping of many bad values.
+  const pairs = new WeakMap<YAMLMap, Map<string, Pair>>()
+  const pairOf = (map: YAMLMap, key: string): Pair | undefined => {
+    let byKey = pairs.get(map)
+    if (!byKey) {
+      byKey = new Map()
+      for (const p of map.items) {
+        const k = String(yaml().isScalar(p.key) ? p.key.value : p.key)
+        if (!byKey.has(k)) byKey.set(k, p)
+      }
+      pairs.set(map, byKey)
+    }
+    return byKey.get(key)
+  }
   return (start: Node, path: Path): number => {
     let node: Node | undefined = start
     let at = start.range?.[0] ?? 0
     for (const seg of path) {
       if (yaml().isMap(node)) {
-        const pair = node.items.find(
-          (p) => String(yaml().isScalar(p.key) ? p.key.value : p.key) === String(seg),
-        )
+        const pair = pairOf(node, String(seg))
         if (!pair) break
         at = (pair.key as Node | null)?.range?.[0] ?? at
         node = resolve(pair.value)
