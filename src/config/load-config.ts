@@ -1,9 +1,18 @@
 import { createRequire } from 'node:module'
-import { readFile } from 'node:fs/promises'
+import { open } from 'node:fs/promises'
 import type * as Yaml from 'yaml'
-import type { Document, LineCounter, Node } from 'yaml'
+import type { Document, LineCounter, Node, Pair, YAMLMap } from 'yaml'
 import type { z } from 'zod'
-import { AgentEvalOpsError, checksumOf, errorMessage } from '../core/index.ts'
+import {
+  AgentEvalOpsError,
+  checksumOf,
+  duplicateKeyMessage,
+  errorMessage,
+  duplicateKeys,
+  isStackOverflow,
+  parseYaml,
+  TOO_DEEP_MESSAGE,
+} from '../core/index.ts'
 import type { AdapterCatalog, AdapterKind } from './catalog.ts'
 import { envRefSyntaxError } from './env-refs.ts'
 import { CONFIG_KEYS, RunConfig, UNKNOWN_KEY } from './run-config.ts'
@@ -52,12 +61,36 @@ export interface LoadedConfig {
   hash: string
 }
 
+const MIB = 1024 * 1024
+
+/**
+ * A config names a benchmark, an agent and its checks: a few KiB. The bound keeps a file that is not one (a dataset
+ * or a log given by mistake) from costing minutes and gigabytes before it is refused.
+ */
+export const MAX_CONFIG_BYTES = MIB
+
+function tooBig(file: string, bytes: number): ConfigError {
+  const message =
+    `the file is ${(bytes / MIB).toFixed(1)} MiB, more than the ${MAX_CONFIG_BYTES / MIB} MiB a config may be: ` +
+    'keep tasks and other bulk data in a dataset file the benchmark reads'
+  return new ConfigError([{ file, line: 1, col: 1, path: '', message }])
+}
+
 /** Reads, parses and validates a RunConfig file; throws a ConfigError listing every problem at once. */
 export async function loadRunConfig(file: string, catalog?: AdapterCatalog): Promise<LoadedConfig> {
   let text: string
   try {
-    text = await readFile(file, 'utf8')
+    const handle = await open(file, 'r')
+    try {
+      // Sized before it is read: a huge file is refused without loading it.
+      const { size } = await handle.stat()
+      if (size > MAX_CONFIG_BYTES) throw tooBig(file, size)
+      text = await handle.readFile('utf8')
+    } finally {
+      await handle.close()
+    }
   } catch (e) {
+    if (e instanceof ConfigError) throw e
     throw new AgentEvalOpsError('CONFIG_INVALID', `cannot read the config file: ${errorMessage(e)}`, {
       location: { file },
       hint: 'Check the path; configs usually live in configs/*.yaml.',
@@ -72,18 +105,49 @@ export async function loadRunConfig(file: string, catalog?: AdapterCatalog): Pro
  * against the ones on hand. Throws a ConfigError listing every problem at once, sorted by line.
  */
 export function parseRunConfig(text: string, file: string, catalog?: AdapterCatalog): LoadedConfig {
+  const bytes = Buffer.byteLength(text, 'utf8')
+  if (bytes > MAX_CONFIG_BYTES) throw tooBig(file, bytes)
   const lineCounter = new (yaml().LineCounter)()
-  const doc = yaml().parseDocument(text, { lineCounter, prettyErrors: false })
+  const at = (offset: number) => lineCounter.linePos(offset)
+  const parsed = parseYaml(text, lineCounter)
+  if (parsed.tooDeepAt !== undefined) {
+    throw new ConfigError([{ file, ...at(parsed.tooDeepAt), path: '', message: TOO_DEEP_MESSAGE }])
+  }
+  const { doc } = parsed
   const findings: ConfigFinding[] = []
 
   if (doc.errors.length > 0) {
     // Validating a document that did not parse would only add confusing echoes of the syntax error.
     for (const err of doc.errors) {
-      const { line, col } = lineCounter.linePos(err.pos[0])
-      findings.push({ file, line, col, path: '', message: firstLine(err.message) })
+      findings.push({ file, ...at(err.pos[0]), path: '', message: firstLine(err.message) })
     }
     throw new ConfigError(sortFindings(findings))
   }
+  // Reported as yaml's own check did: a YAML-level finding at the second key, before any validation.
+  for (const dup of duplicateKeys(doc)) {
+    const message = duplicateKeyMessage(dup.key, at(dup.firstOffset).line)
+    findings.push({ file, ...at(dup.offset), path: '', message })
+  }
+  if (findings.length > 0) throw new ConfigError(sortFindings(findings))
+
+  try {
+    return validate(doc, lineCounter, text, file, catalog)
+  } catch (e) {
+    // Aliases can nest deeper than the text does; what recursion meets is refused as the text's nesting is.
+    if (isStackOverflow(e))
+      throw new ConfigError([{ file, line: 1, col: 1, path: '', message: TOO_DEEP_MESSAGE }])
+    throw e
+  }
+}
+
+function validate(
+  doc: Document,
+  lineCounter: LineCounter,
+  text: string,
+  file: string,
+  catalog: AdapterCatalog | undefined,
+): LoadedConfig {
+  const findings: ConfigFinding[] = []
 
   const locator = new Locator(doc, lineCounter)
   const add = (path: Path, message: string, missing = false) => {
@@ -165,9 +229,7 @@ class Locator {
     let at: number | undefined = node?.range?.[0]
     for (const seg of reach) {
       if (yaml().isMap(node)) {
-        const pair = node.items.find(
-          (p) => String(yaml().isScalar(p.key) ? p.key.value : p.key) === String(seg),
-        )
+        const pair = this.pairsOf(node).get(String(seg))
         if (!pair) break
         at = (pair.key as Node | null)?.range?.[0] ?? at
         node = this.resolve(pair.value as Node | null)
@@ -179,6 +241,22 @@ class Locator {
       } else break
     }
     return at === undefined ? { line: 1, col: 1 } : this.lines.linePos(at)
+  }
+
+  /** Each mapping's pairs by key, built once: a search per finding is quadratic in a mapping of 40k bad values. */
+  private readonly pairs = new WeakMap<YAMLMap, Map<string, Pair>>()
+
+  private pairsOf(map: YAMLMap): Map<string, Pair> {
+    let byKey = this.pairs.get(map)
+    if (!byKey) {
+      byKey = new Map()
+      for (const p of map.items) {
+        const key = String(yaml().isScalar(p.key) ? p.key.value : p.key)
+        if (!byKey.has(key)) byKey.set(key, p)
+      }
+      this.pairs.set(map, byKey)
+    }
+    return byKey
   }
 
   private resolve(node: Node | null | undefined): Node | undefined {

@@ -1,14 +1,19 @@
 import { createRequire } from 'node:module'
-import { readFileSync } from 'node:fs'
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs'
 import { extname } from 'node:path'
 import type * as Yaml from 'yaml'
-import type { Document, LineCounter, Node } from 'yaml'
+import type { Document, LineCounter, Node, Pair, YAMLMap } from 'yaml'
 import { z } from 'zod'
 import {
   AgentEvalOpsError,
   defineTask,
   describeJsonProblem,
   docPath,
+  duplicateKeyMessage,
+  duplicateKeys,
+  isStackOverflow,
+  parseYaml,
+  TOO_DEEP_MESSAGE,
   errorMessage,
   JsonObject,
   JsonValue,
@@ -156,10 +161,33 @@ function formatOf(source: DatasetSource): Format {
   )
 }
 
-function readBytes(source: DatasetSource): Buffer {
+const MIB = 1024 * 1024
+
+/**
+ * A dataset is read whole. JSONL costs about its size in memory; a parsed YAML document some twenty times its size
+ * (53 MB took 1.1 GB), so YAML gets the smaller bound and big datasets are written as JSONL.
+ */
+export const MAX_DATASET_BYTES: Record<Format, number> = { jsonl: 256 * MIB, yaml: 32 * MIB }
+
+function readBytes(source: DatasetSource, format: Format): Buffer {
+  let fd: number | undefined
   try {
-    return readFileSync(source.absolute)
+    fd = openSync(source.absolute, 'r')
+    // Sized before it is read: a file over the bound is refused without loading it.
+    const { size } = fstatSync(fd)
+    const limit = MAX_DATASET_BYTES[format]
+    if (size > limit) {
+      throw datasetError(
+        source,
+        `the file is ${(size / MIB).toFixed(1)} MiB, more than the ${limit / MIB} MiB a ${format === 'jsonl' ? 'JSONL' : 'YAML'} dataset may be`,
+        format === 'yaml'
+          ? 'Write a large dataset as JSONL (one task per line), which may be up to 256 MiB, or split it into several benchmarks.'
+          : 'Split the dataset into several files, one benchmark each.',
+      )
+    }
+    return readFileSync(fd)
   } catch (e) {
+    if (e instanceof AgentEvalOpsError) throw e
     const code = (e as NodeJS.ErrnoException).code
     if (code === 'ENOENT') {
       throw new AgentEvalOpsError(
@@ -176,6 +204,8 @@ function readBytes(source: DatasetSource): Buffer {
       sentence(`cannot read dataset file ${source.absolute}: ${errorMessage(e)}`),
       { hint: 'The path must name a readable file.', cause: e },
     )
+  } finally {
+    if (fd !== undefined) closeSync(fd)
   }
 }
 
@@ -205,14 +235,26 @@ function jsonlRecords(text: string, problems: Problems): RawRecord[] {
 function lineFinder(doc: Document, lines: LineCounter) {
   const resolve = (node: unknown): Node | undefined =>
     yaml().isAlias(node) ? (node.resolve(doc) ?? undefined) : ((node as Node | null | undefined) ?? undefined)
+  // Each mapping's pairs by key, built once: a search per problem is quadratic in a mapping of many bad values.
+  const pairs = new WeakMap<YAMLMap, Map<string, Pair>>()
+  const pairOf = (map: YAMLMap, key: string): Pair | undefined => {
+    let byKey = pairs.get(map)
+    if (!byKey) {
+      byKey = new Map()
+      for (const p of map.items) {
+        const k = String(yaml().isScalar(p.key) ? p.key.value : p.key)
+        if (!byKey.has(k)) byKey.set(k, p)
+      }
+      pairs.set(map, byKey)
+    }
+    return byKey.get(key)
+  }
   return (start: Node, path: Path): number => {
     let node: Node | undefined = start
     let at = start.range?.[0] ?? 0
     for (const seg of path) {
       if (yaml().isMap(node)) {
-        const pair = node.items.find(
-          (p) => String(yaml().isScalar(p.key) ? p.key.value : p.key) === String(seg),
-        )
+        const pair = pairOf(node, String(seg))
         if (!pair) break
         at = (pair.key as Node | null)?.range?.[0] ?? at
         node = resolve(pair.value)
@@ -231,11 +273,32 @@ const YAML_SHAPE_HINT =
 
 function yamlRecords(text: string, problems: Problems, source: DatasetSource): RawRecord[] {
   const lines = new (yaml().LineCounter)()
-  const doc = yaml().parseDocument(text, { lineCounter: lines, prettyErrors: false })
+  const parsed = parseYaml(text, lines)
+  if (parsed.tooDeepAt !== undefined) {
+    throw datasetError(
+      source,
+      `invalid YAML: ${TOO_DEEP_MESSAGE}`,
+      formatHint(),
+      lines.linePos(parsed.tooDeepAt).line,
+    )
+  }
+  const { doc } = parsed
   const [syntax] = doc.errors
   if (syntax) {
     const line = lines.linePos(syntax.pos[0]).line
     throw datasetError(source, `invalid YAML: ${syntax.message.split('\n')[0]}`, YAML_SHAPE_HINT, line)
+  }
+  const duplicates = duplicateKeys(doc)
+  if (duplicates.length > 0) {
+    // Every duplicate at once, as yaml's own check (now off, being quadratic) reported them; nothing else is checked.
+    for (const dup of duplicates) {
+      problems.add({
+        line: lines.linePos(dup.offset).line,
+        message: `invalid YAML: ${duplicateKeyMessage(dup.key, lines.linePos(dup.firstOffset).line)}`,
+        hint: formatHint(),
+      })
+    }
+    return []
   }
   const lineOf = lineFinder(doc, lines)
   const root = yaml().isAlias(doc.contents) ? doc.contents.resolve(doc) : doc.contents
@@ -277,6 +340,8 @@ function yamlRecords(text: string, problems: Problems, source: DatasetSource): R
   try {
     data = list.toJS(doc, { maxAliasCount: 1000 })
   } catch (e) {
+    // Aliases can nest deeper than the text does: refused as the text's nesting is.
+    if (isStackOverflow(e)) throw datasetError(source, `invalid YAML: ${TOO_DEEP_MESSAGE}`, formatHint())
     // e.g. an alias that expands too often ("billion laughs").
     throw datasetError(source, `cannot read the YAML: ${errorMessage(e)}`, YAML_SHAPE_HINT, lineOf(list, []))
   }
@@ -345,7 +410,7 @@ export function loadDataset(
   defaultGrader: GraderSpec | undefined,
 ): LoadedDataset {
   const format = formatOf(source)
-  const bytes = readBytes(source)
+  const bytes = readBytes(source, format)
   const text = bytes.toString('utf8').replace(/^\uFEFF/, '')
   const problems = new Problems()
   const records = format === 'jsonl' ? jsonlRecords(text, problems) : yamlRecords(text, problems, source)
