@@ -4,6 +4,7 @@ export { readBundle, type Bundle, type ReadMode, type RecoveredBundle } from './
 export { validateBundle } from './validate.ts'
 export { differenceFromRegistered, nameTrials } from './registered-checks.ts'
 export { inspectBundle, type BundleInspection, type InspectOptions } from './inspect.ts'
+export type { RecomputeSummary } from './summary-checks.ts'
 export type { Finding } from './findings.ts'
 export { BUNDLE_CHECKS, CHECK_NAMES, type CheckName } from './checks.ts'
 export { formatFindings } from './findings.ts'

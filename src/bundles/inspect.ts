@@ -30,7 +30,7 @@ import { listBundleFiles } from './manifest.ts'
 import { checkRecords } from './record-checks.ts'
 import { checkOutcomes } from './outcome-checks.ts'
 import { checkRegisteredTrials } from './registered-checks.ts'
-import { checkSummary } from './summary-checks.ts'
+import { checkSummary, type RecomputeSummary } from './summary-checks.ts'
 import { checkSchema, nonFinitePath, parseJsonText, type Schema } from './untrusted-json.ts'
 
 /** Everything one pass over a bundle learns: the problems, and whatever parsed. */
@@ -55,6 +55,12 @@ export interface BundleInspection {
 export interface InspectOptions {
   /** Keep the parsed events (a reader wants them; a validator only needs to stream through them). */
   collectEvents?: boolean
+  /**
+   * The scorer that wrote scores.json's summary, to check that summary against its trials (check
+   * `summary-matches`). Handed in by the caller because bundles may not import scorers (DESIGN §2); without it the
+   * summary is not recomputed.
+   */
+  recomputeSummary?: RecomputeSummary
 }
 
 /**
@@ -158,7 +164,7 @@ export async function inspectBundle(dir: string, options: InspectOptions = {}): 
   checkRecords(result.metadata, result.scores, findings)
   checkRegisteredTrials(result.metadata, result.scores, findings)
   checkOutcomes(result.scores, findings)
-  checkSummary(result.scores, findings)
+  if (options.recomputeSummary) checkSummary(result.scores, findings, options.recomputeSummary)
   return done()
 }
 

@@ -1,6 +1,4 @@
-import { errorMessage, type ScoresRecords } from '../core/index.ts'
-import { resolveSummarySettings } from '../scorers/summary/settings.ts'
-import { summarizeTrials } from '../scorers/summary/stats-scorer.ts'
+import { errorMessage, type ScoresRecords, type ScoredTrial, type SummarySettings } from '../core/index.ts'
 import { clip, type FindingList } from './findings.ts'
 import { SCORES_FILE } from './layout.ts'
 
@@ -19,13 +17,23 @@ const NOT_DERIVED = new Set(['comparison'])
  * with) is run again over the trials with the settings the summary records, and every figure compared. A headline
  * edited to 0.99, with the manifest recomputed to match, is found here. Format 1 has no summary to check.
  */
-export function checkSummary(scores: ScoresRecords | undefined, findings: FindingList): void {
+export interface RecomputeSummary {
+  /** The stored settings, checked and bounded as the scorer takes them (a hostile file cannot ask for hours). */
+  settings(stored: unknown): SummarySettings
+  summarize(trials: readonly ScoredTrial[], settings: SummarySettings): unknown
+}
+
+export function checkSummary(
+  scores: ScoresRecords | undefined,
+  findings: FindingList,
+  scorer: RecomputeSummary,
+): void {
   const stored = scores?.summary
   if (!scores || !stored) return
   let settings
   try {
     // The scorer's own bounds (bootstrap resamples): a hostile file cannot make the validator run for hours.
-    settings = resolveSummarySettings(stored.settings)
+    settings = scorer.settings(stored.settings)
   } catch (e) {
     findings.add(
       'summary-matches',
@@ -34,7 +42,7 @@ export function checkSummary(scores: ScoresRecords | undefined, findings: Findin
     )
     return
   }
-  const recomputed = summarizeTrials(scores.trials, settings) as unknown as Record<string, unknown>
+  const recomputed = scorer.summarize(scores.trials, settings) as Record<string, unknown>
   const differences: string[] = []
   for (const [key, value] of Object.entries(stored)) {
     if (NOT_DERIVED.has(key)) continue

@@ -1,7 +1,10 @@
 import type { Finding } from './findings.ts'
-import { inspectBundle } from './inspect.ts'
+import { inspectBundle, type InspectOptions } from './inspect.ts'
 
 /** Every problem of a bundle, one finding per problem; an empty list means the bundle is valid. */
-export async function validateBundle(dir: string): Promise<Finding[]> {
-  return (await inspectBundle(dir)).findings
+export async function validateBundle(
+  dir: string,
+  options: Pick<InspectOptions, 'recomputeSummary'> = {},
+): Promise<Finding[]> {
+  return (await inspectBundle(dir, options)).findings
 }

@@ -5,6 +5,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { validateBundle, type Finding } from '../../src/bundles/index.ts'
+import { statsSummaryRecomputer } from '../../src/scorers/index.ts'
 import type { ValidateBundleJson } from '../../src/cli/commands/validate-bundle.ts'
 import { runCli } from '../cli/helpers.ts'
 import {
@@ -16,6 +17,9 @@ import {
   tempDir,
   writeTraceLines,
 } from './fixtures.ts'
+
+/** validate-bundle as the CLI runs it: with the stats scorer to recompute the summary against. */
+const validateFully = (dir: string) => validateBundle(dir, { recomputeSummary: statsSummaryRecomputer })
 
 let work: Awaited<ReturnType<typeof tempDir>>
 let pristine: string
@@ -47,10 +51,10 @@ function checks(findings: readonly Finding[]): string[] {
 
 describe('validate-bundle against cross-file lies, with the manifest recomputed', () => {
   it('still finds nothing wrong with an untouched bundle, and a re-stamped one', async () => {
-    expect(await validateBundle(pristine)).toEqual([])
+    expect(await validateFully(pristine)).toEqual([])
     const dir = await fresh()
     await restampManifest(dir)
-    expect(await validateBundle(dir)).toEqual([])
+    expect(await validateFully(dir)).toEqual([])
   })
 
   it('(a) names a trial with passed: true and outcome failed', async () => {
@@ -61,7 +65,7 @@ describe('validate-bundle against cross-file lies, with the manifest recomputed'
       trial.passed = true
     })
     await restampManifest(dir)
-    const findings = await validateBundle(dir)
+    const findings = await validateFully(dir)
     expect(findings).toContainEqual({
       check: 'trial-outcome',
       file: 'scores.json',
@@ -78,7 +82,7 @@ describe('validate-bundle against cross-file lies, with the manifest recomputed'
       trial.passed = true
     })
     await restampManifest(dir)
-    const findings = await validateBundle(dir)
+    const findings = await validateFully(dir)
     expect(findings).toContainEqual({
       check: 'trial-outcome',
       file: 'scores.json',
@@ -96,7 +100,7 @@ describe('validate-bundle against cross-file lies, with the manifest recomputed'
     })
     expect(real).not.toBe(0.99)
     await restampManifest(dir)
-    const findings = await validateBundle(dir)
+    const findings = await validateFully(dir)
     expect(findings).toEqual([
       {
         check: 'summary-matches',
@@ -112,7 +116,7 @@ describe('validate-bundle against cross-file lies, with the manifest recomputed'
       scores.trials[2]!.eventCount += 5
     })
     await restampManifest(dir)
-    expect(await validateBundle(dir)).toEqual([
+    expect(await validateFully(dir)).toEqual([
       {
         check: 'event-count',
         file: 'scores.json',
@@ -133,7 +137,7 @@ describe('validate-bundle against cross-file lies, with the manifest recomputed'
       trial.eventCount -= 2
     })
     await restampManifest(dir)
-    expect(await validateBundle(dir)).toEqual([
+    expect(await validateFully(dir)).toEqual([
       {
         check: 'citations',
         file: 'scores.json',
@@ -149,7 +153,7 @@ describe('validate-bundle against cross-file lies, with the manifest recomputed'
       scores.trials[0]!.scores[0]!.citations = [4, 99]
     })
     await restampManifest(dir)
-    const findings = await validateBundle(dir)
+    const findings = await validateFully(dir)
     expect(findings.map((f) => `${f.check}: ${f.message}`)).toEqual([
       'citations: trials[0] (task "task-0" trial 0 (benchmark "toy")): scores[0] "exact-match" cite(s) step 99, which is not an event of the trial in traces.jsonl',
     ])
@@ -167,7 +171,7 @@ describe('validate-bundle against cross-file lies, with the manifest recomputed'
     const dir = await fresh()
     await editEvents(dir, withCallIds)
     await restampManifest(dir)
-    expect(await validateBundle(dir)).toEqual([])
+    expect(await validateFully(dir)).toEqual([])
   })
 
   it('(e) names a deleted tool_result', async () => {
@@ -183,7 +187,7 @@ describe('validate-bundle against cross-file lies, with the manifest recomputed'
       scores.trials[0]!.scores[0]!.citations = [3]
     })
     await restampManifest(dir)
-    expect(await validateBundle(dir)).toEqual([
+    expect(await validateFully(dir)).toEqual([
       {
         check: 'tool-pairs',
         file: 'traces.jsonl',
@@ -203,7 +207,7 @@ describe('validate-bundle against cross-file lies, with the manifest recomputed'
       ),
     )
     await restampManifest(dir)
-    expect(await validateBundle(dir)).toEqual([
+    expect(await validateFully(dir)).toEqual([
       {
         check: 'tool-pairs',
         file: 'traces.jsonl',
@@ -229,7 +233,7 @@ describe('validate-bundle against cross-file lies, with the manifest recomputed'
     lines[0] = lines[0]!.replace('12345', '-1e400')
     await writeTraceLines(dir, lines)
     await restampManifest(dir)
-    const findings = await validateBundle(dir)
+    const findings = await validateFully(dir)
     expect(findings.filter((f) => f.check === 'finite-numbers')).toEqual([
       {
         check: 'finite-numbers',

@@ -21,8 +21,16 @@ async function bundle(
   const benchmarks = benchmark ? [{ ...FIXTURE_BENCHMARK, ...benchmark }] : undefined
   const input = await bundleInput(dir, { runId, tasks: TASKS, trials: 1, benchmarks })
   const trials: TrialRecord[] = input.trials.map((t, i) => {
-    const failed = failing.includes(i)
-    return { ...t, passed: !failed, outcome: failed ? 'failed' : 'passed' }
+    if (!failing.includes(i)) return t
+    // Failed in its score too: validate-bundle holds an outcome to what the record's scores make it.
+    const scores = t.scores.map((s) => ({ ...s, score: 0, passed: false }))
+    return {
+      ...t,
+      passed: false,
+      outcome: 'failed',
+      scores,
+      result: t.result && { ...t.result, success: false },
+    }
   })
   return writeBundle({
     ...input,

@@ -1,5 +1,6 @@
 import { BUNDLE_CHECKS, CHECK_NAMES, inspectBundle, type CheckName } from '../../bundles/index.ts'
 import { AgentEvalOpsError } from '../../core/index.ts'
+import { statsSummaryRecomputer } from '../../scorers/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
 import { parseCommandArgs, type Command } from '../command.ts'
 
@@ -49,7 +50,7 @@ export const validateBundleCommand: Command = {
     if (extra.length > 0)
       throw new AgentEvalOpsError('USAGE', `one bundle folder at a time (got ${positionals.length})`)
 
-    const result = await inspectBundle(dir)
+    const result = await inspectBundle(dir, { recomputeSummary: statsSummaryRecomputer })
     const trials = result.scores?.trials.length ?? 0
     if (values.json) {
       const report: ValidateBundleJson = {

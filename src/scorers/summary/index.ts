@@ -2,3 +2,4 @@ export { statsScorer, summarizeTrials, withGroupedHeadline } from './stats-score
 export { DEFAULT_SUMMARY_SETTINGS, resolveSummarySettings, SummaryOptions } from './settings.ts'
 export { groupByTask, taskKey, isInfraFailure, type TaskGroup } from './task-groups.ts'
 export { passAtKTable } from './metric.ts'
+export { statsSummaryRecomputer } from './recompute.ts'
