@@ -7,13 +7,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { main } from '../../src/cli/main.ts'
 import type { CliIO } from '../../src/cli/io.ts'
 import {
-  EVAL_IMPORTS,
   VitestProcess,
   bundleDirs,
   createTempProject,
   finishedStagedTraces,
   listDir,
   pollUntil,
+  slowSuiteEval,
   readMetadata,
   readScores,
   runVitest,
@@ -26,32 +26,7 @@ const TASK_COUNT = 40
 const FINISHED_BEFORE_KILL = 6
 
 // Each trial takes 200–360 ms (four delayed steps, staggered by task), four in flight: the whole run takes ~3 s.
-const slowEval = `${EVAL_IMPORTS}
-
-const tasks: TaskSpec[] = Array.from({ length: ${TASK_COUNT} }, (_, i) =>
-  defineTask({ id: 'slow-' + String(i).padStart(2, '0'), benchmark: 'slow', prompt: 'task ' + i, expected: 'done' }),
-)
-const benchmark: BenchmarkAdapter = {
-  id: 'slow',
-  version: '1',
-  listTasks: () => tasks,
-  info: () => ({ id: 'slow', version: '1', datasetChecksum: 'e2e' }),
-}
-evalBenchmark({
-  benchmark,
-  runner: mockRunner({
-    scripts: (task) => ({
-      steps: [
-        { kind: 'plan', text: 'start ' + task.id, delayMs: 50 },
-        { kind: 'tool_call', tool: 'work', args: { task: task.id }, delayMs: 50 + (Number(task.id.slice(5)) % 5) * 40 },
-        { kind: 'tool_result', tool: 'work', result: 'ok', delayMs: 50 },
-        { kind: 'final_answer', answer: 'done', tokens: 10, costUsd: 0.001, delayMs: 50 },
-      ],
-    }),
-  }),
-  evaluators: [matchesExpected()],
-})
-`
+const slowEval = slowSuiteEval(TASK_COUNT, 50)
 
 const allTasks = Array.from({ length: TASK_COUNT }, (_, i) => `slow-${String(i).padStart(2, '0')}`)
 

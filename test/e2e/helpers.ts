@@ -214,6 +214,39 @@ export const EVAL_IMPORTS = [
 ].join('\n')
 
 /**
+ * An eval file of `taskCount` slow scripted trials (four steps of `stepDelayMs`, the tool call staggered by task so
+ * that trials in flight end at different moments): the runs the kill and crash tests stop part-way.
+ */
+export function slowSuiteEval(taskCount: number, stepDelayMs: number): string {
+  return `${EVAL_IMPORTS}
+
+const tasks: TaskSpec[] = Array.from({ length: ${taskCount} }, (_, i) =>
+  defineTask({ id: 'slow-' + String(i).padStart(2, '0'), benchmark: 'slow', prompt: 'task ' + i, expected: 'done' }),
+)
+const benchmark: BenchmarkAdapter = {
+  id: 'slow',
+  version: '1',
+  listTasks: () => tasks,
+  info: () => ({ id: 'slow', version: '1', datasetChecksum: 'e2e' }),
+}
+evalBenchmark({
+  benchmark,
+  runner: mockRunner({
+    scripts: (task) => ({
+      steps: [
+        { kind: 'plan', text: 'start ' + task.id, delayMs: ${stepDelayMs} },
+        { kind: 'tool_call', tool: 'work', args: { task: task.id }, delayMs: ${stepDelayMs} + (Number(task.id.slice(5)) % 5) * 40 },
+        { kind: 'tool_result', tool: 'work', result: 'ok', delayMs: ${stepDelayMs} },
+        { kind: 'final_answer', answer: 'done', tokens: 10, costUsd: 0.001, delayMs: ${stepDelayMs} },
+      ],
+    }),
+  }),
+  evaluators: [matchesExpected()],
+})
+`
+}
+
+/**
  * An eval file of tasks that ask the scripted agent to say "yes" (exact match), answered "no" where `wrong` says:
  * the small suites the baseline and comparison tests regress on purpose. `extra` is pasted into evalBenchmark's
  * options (e.g. `baseline: 'latest',`).

@@ -5,12 +5,12 @@ import { basename, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { readTraceFile } from '../../src/stores/index.ts'
 import {
-  EVAL_IMPORTS,
   VitestProcess,
   bundleDirs,
   createTempProject,
   listDir,
   pollUntil,
+  slowSuiteEval,
   tail,
   type TempProject,
 } from './helpers.ts'
@@ -19,32 +19,7 @@ const TASK_COUNT = 40
 const COMPLETE_BEFORE_KILL = 6
 
 // Each trial takes 160–320 ms (four delayed steps), four in flight: the whole run would take ~2.5 s.
-const slowEval = `${EVAL_IMPORTS}
-
-const tasks: TaskSpec[] = Array.from({ length: ${TASK_COUNT} }, (_, i) =>
-  defineTask({ id: 'slow-' + String(i).padStart(2, '0'), benchmark: 'slow', prompt: 'task ' + i, expected: 'done' }),
-)
-const benchmark: BenchmarkAdapter = {
-  id: 'slow',
-  version: '1',
-  listTasks: () => tasks,
-  info: () => ({ id: 'slow', version: '1', datasetChecksum: 'e2e' }),
-}
-evalBenchmark({
-  benchmark,
-  runner: mockRunner({
-    scripts: (task) => ({
-      steps: [
-        { kind: 'plan', text: 'start ' + task.id, delayMs: 40 },
-        { kind: 'tool_call', tool: 'work', args: { task: task.id }, delayMs: 40 + (Number(task.id.slice(5)) % 5) * 40 },
-        { kind: 'tool_result', tool: 'work', result: 'ok', delayMs: 40 },
-        { kind: 'final_answer', answer: 'done', tokens: 10, costUsd: 0.001, delayMs: 40 },
-      ],
-    }),
-  }),
-  evaluators: [matchesExpected()],
-})
-`
+const slowEval = slowSuiteEval(TASK_COUNT, 40)
 
 let project: TempProject
 beforeAll(async () => {
