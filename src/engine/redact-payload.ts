@@ -17,15 +17,28 @@ const FIXED_FIELDS = new Map<TraceEventKind, ReadonlySet<string>>(
  * happens to equal a PIN stays a number.
  */
 export function redactPayload<P>(redactor: Redactor, kind: TraceEventKind, payload: P): P {
-  const redacted = redactor.json(payload)
-  if (redacted === null || typeof redacted !== 'object' || Array.isArray(redacted)) return redacted
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return redactor.json(payload)
   const fixed = FIXED_FIELDS.get(kind)
+  const fields = Object.entries(payload as Record<string, unknown>)
+  // A secret in a field name of its own (rare): the whole-object walk renames it without losing a colliding key.
+  if (fields.some(([field]) => !fixed?.has(field) && redactor.string(field) !== field))
+    return redactFreeForm(redactor, fixed, redactor.json(payload))
+  return redactFreeForm(redactor, fixed, payload, (value) => redactor.json(value))
+}
+
+/** One walk per field: the fixed ones as plain JSON (or as they are, when already walked), the others whole-value. */
+function redactFreeForm<P>(
+  redactor: Redactor,
+  fixed: ReadonlySet<string> | undefined,
+  payload: P,
+  fixedField: (value: unknown) => unknown = (value) => value,
+): P {
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return payload
   let changed = false
-  const out = Object.entries(redacted as Record<string, unknown>).map(([field, value]): [string, unknown] => {
-    if (fixed?.has(field)) return [field, value]
-    const r = redactor.json(value, { wholeValues: true })
+  const out = Object.entries(payload as Record<string, unknown>).map(([field, value]): [string, unknown] => {
+    const r = fixed?.has(field) ? fixedField(value) : redactor.json(value, { wholeValues: true })
     if (r !== value) changed = true
     return [field, r]
   })
-  return changed ? (Object.fromEntries(out) as P) : redacted
+  return changed ? (Object.fromEntries(out) as P) : payload
 }
