@@ -1,8 +1,11 @@
 export { runTrial, type RunTrialOptions, type TrialReuse, type TrialRun } from './run-trial.ts'
 export {
   agentKeyChanges,
+  benchmarkKeys,
   scoreKeyChanges,
   trialKeys,
+  type OwnKeyInput,
+  type SharedKeyInput,
   type TrialKeyInput,
   type TrialKeys,
 } from './trial-keys.ts'

@@ -1,5 +1,6 @@
 import {
   checksumOf,
+  sha256,
   type BenchmarkInfo,
   type Evaluator,
   type PolicyChecker,
@@ -45,35 +46,58 @@ export const SCORE_KEY_PARTS = {
   grader: 'grader changed',
 } as const satisfies Partial<Record<keyof TrialKeyParts, string>>
 
+/** What is the same for every trial of a benchmark: keyed once, not once per trial. */
+export type SharedKeyInput = Pick<TrialKeyInput, 'benchmark' | 'runner' | 'evaluators' | 'policy' | 'grader'>
+
+/** What differs between the trials of a benchmark. */
+export type OwnKeyInput = Pick<TrialKeyInput, 'task' | 'trial' | 'limits'>
+
 /**
  * The keys a resumed run matches earlier trials by (see TrialRecord.keys). Keys from before they had parts never
  * equal these: those bundles did not key limits or the scripted runner's scripts, so their trials run again rather
  * than be taken over on a guess.
  */
 export function trialKeys(input: TrialKeyInput): TrialKeys {
-  const parts: TrialKeyParts = {
-    task: checksumOf({ benchmark: input.benchmark.id, task: input.task.id, checksum: input.task.checksum }),
-    runner: checksumOf(input.runner),
-    limits: checksumOf(input.limits),
-    evaluators: checksumOf(
-      (input.evaluators ?? []).map((e) => ({ id: e.id, kind: e.kind, config: e.config ?? null })),
-    ),
-    policy: checksumOf((input.policy ?? []).map((p) => ({ id: p.id, config: p.config ?? null }))),
-    grader: checksumOf(input.grader ?? null),
+  return benchmarkKeys(input)(input)
+}
+
+/**
+ * trialKeys for the trials of one benchmark: the runner's, evaluators', policy's and grader's parts are hashed here,
+ * once; per trial only the task's, the limits' (once per limits object) and the two keys over the parts.
+ */
+export function benchmarkKeys(shared: SharedKeyInput): (own: OwnKeyInput) => TrialKeys {
+  const runner = checksumOf(shared.runner)
+  const evaluators = checksumOf(
+    (shared.evaluators ?? []).map((e) => ({ id: e.id, kind: e.kind, config: e.config ?? null })),
+  )
+  const policy = checksumOf((shared.policy ?? []).map((p) => ({ id: p.id, config: p.config ?? null })))
+  const grader = checksumOf(shared.grader ?? null)
+  const benchmarkId = shared.benchmark.id
+  // Most benchmarks run every trial under one limits object (trialLimits freezes what it returns, so it cannot
+  // change under the cache); a task's own limits make one per task.
+  let lastLimits: ResourceLimits | undefined
+  let lastLimitsKey = ''
+  const limitsKey = (limits: ResourceLimits): string => {
+    if (limits === lastLimits) return lastLimitsKey
+    const key = checksumOf(limits)
+    if (Object.isFrozen(limits)) [lastLimits, lastLimitsKey] = [limits, key]
+    return key
   }
-  const agent = checksumOf({
-    trial: input.trial,
-    task: parts.task,
-    runner: parts.runner,
-    limits: parts.limits,
-  })
-  const score = checksumOf({
-    agent,
-    evaluators: parts.evaluators,
-    policy: parts.policy,
-    grader: parts.grader,
-  })
-  return { agent, score, parts }
+  return ({ task, trial, limits }) => {
+    // checksumOf of objects whose values are strings and a number: keys written in sorted order make plain JSON the
+    // canonical JSON, without canonicalJson's sorting walk.
+    const parts: TrialKeyParts = {
+      task: sha256(JSON.stringify({ benchmark: benchmarkId, checksum: task.checksum, task: task.id })),
+      runner,
+      limits: limitsKey(limits),
+      evaluators,
+      policy,
+      grader,
+    }
+    const agent = sha256(JSON.stringify({ limits: parts.limits, runner, task: parts.task, trial }))
+    const score = sha256(JSON.stringify({ agent, evaluators, grader, policy }))
+    return { agent, score, parts }
+  }
 }
 
 /**
