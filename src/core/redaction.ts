@@ -53,6 +53,9 @@ export const KEY_SHAPES: readonly { name: string; pattern: RegExp }[] = [
   { name: 'SLACK_TOKEN', pattern: /\bxox[abprs]-[A-Za-z0-9-]{10,}/g },
 ]
 
+/** Matches where any of KEY_SHAPES does (not global: a test keeps no state). */
+const ANY_KEY_SHAPE = new RegExp(KEY_SHAPES.map(({ pattern }) => `(?:${pattern.source})`).join('|'))
+
 /** The `[REDACTED:NAME]` markers in a text, by name. */
 export const REDACTION_MARKER = /\[REDACTED:([A-Z0-9_]+)\]/g
 
@@ -100,6 +103,8 @@ export function createRedactor(secrets: readonly Secret[], wholeValues: readonly
   const string = (text: string): string => {
     let out = text
     for (const [value, marker] of secrets) if (out.includes(value)) out = out.split(value).join(marker)
+    // One scan for all shapes: nearly every string holds none, and six scans of it cost six times as much.
+    if (!ANY_KEY_SHAPE.test(out)) return out
     for (const { name, pattern } of KEY_SHAPES) {
       pattern.lastIndex = 0
       if (pattern.test(out)) out = out.replace(pattern, `[REDACTED:${name}]`)
@@ -123,28 +128,30 @@ function redactValue(
   if (typeof value === 'string') return redact(value)
   if (typeof value === 'number') return number ? number(value) : value
   if (Array.isArray(value)) {
-    let changed = false
-    const out = value.map((item) => {
+    // Copied only from the first item that changes: most values hold no secret and come back as they are.
+    let out: unknown[] | undefined
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i]
       const r = redactValue(item, redact, number)
-      if (r !== item) changed = true
-      return r
-    })
-    return changed ? out : value
+      if (out === undefined && r !== item) out = value.slice(0, i)
+      out?.push(r)
+    }
+    return out ?? value
   }
   if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value)
-    const keys = redactKeys(
-      entries.map(([key]) => key),
-      redact,
-    )
-    let changed = keys !== null
-    const out = entries.map(([key, item], i): [string, unknown] => {
+    const source = value as Record<string, unknown>
+    const keys = Object.keys(source)
+    const renamed = redactKeys(keys, redact)
+    let out: [string, unknown][] | undefined = renamed === null ? undefined : []
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!
+      const item = source[key]
       const r = redactValue(item, redact, number)
-      if (r !== item) changed = true
-      return [keys?.[i] ?? key, r]
-    })
+      if (out === undefined && r !== item) out = keys.slice(0, i).map((k) => [k, source[k]])
+      out?.push([renamed?.[i] ?? key, r])
+    }
     // fromEntries defines each key as data, so a key `__proto__` stays a key and never becomes the prototype.
-    return changed ? Object.fromEntries(out) : value
+    return out === undefined ? value : Object.fromEntries(out)
   }
   return value
 }
@@ -155,8 +162,9 @@ function redactValue(
  * keys that held no secret keep their names.
  */
 function redactKeys(keys: readonly string[], redact: (s: string) => string): string[] | null {
+  const first = keys.findIndex((key) => redact(key) !== key)
+  if (first === -1) return null
   const redacted = keys.map(redact)
-  if (redacted.every((key, i) => key === keys[i])) return null
   const taken = new Set(keys.filter((key, i) => redacted[i] === key))
   return keys.map((key, i) => {
     const r = redacted[i]!

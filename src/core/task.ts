@@ -19,12 +19,13 @@ const MAX_PROBLEM_LINES = 50
  */
 export function defineTask(input: TaskInput, options: { unseen?: JsonValue } = {}): TaskSpec {
   const content = { ...input, metadata: input.metadata ?? {} }
-  // Checked before hashing: the hash is taken over JSON, which would drop or refuse what is not JSON.
-  throwTaskProblems(taskProblems(content, TaskContent))
+  // Checked before hashing: the hash is taken over JSON, which would drop or refuse what is not JSON. One check:
+  // what it returns is the task as JSON has it (keys left undefined gone), which is what the checksum is taken over.
+  const checked = checkedTask(content, TaskContent)
+  if (!checked.ok) throw taskProblemsError(checked.problems)
   const { unseen } = options
   const checksum = checksumOf(unseen === undefined ? content : { content, unseen })
-  // As JSON has it (keys left undefined gone), which is what the checksum was taken over.
-  return TaskSpec.parse({ ...asJson(content), checksum })
+  return { ...(checked.task as Omit<TaskSpec, 'checksum'>), checksum }
 }
 
 /**
@@ -48,15 +49,26 @@ export function assertTaskSpecs(benchmarkId: string, tasks: unknown): asserts ta
  * would otherwise also fail every branch of the JSON union, in a dump of all of them).
  */
 export function taskProblems(value: unknown, schema: z.ZodType = TaskSpec): string[] {
+  const checked = checkedTask(value, schema)
+  return checked.ok ? [] : checked.problems
+}
+
+function checkedTask(
+  value: unknown,
+  schema: z.ZodType,
+): { ok: true; task: unknown } | { ok: false; problems: string[] } {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    return [`a task must be an object with id, benchmark and prompt, got ${describeKind(value)}`]
+    return {
+      ok: false,
+      problems: [`a task must be an object with id, benchmark and prompt, got ${describeKind(value)}`],
+    }
   }
   const name = taskName(value)
   const plain = plainJsonProblems(value)
-  if (plain.length > 0) return plain.map((p) => `${name}: ${describeJsonProblem(p)}`)
+  if (plain.length > 0) return { ok: false, problems: plain.map((p) => `${name}: ${describeJsonProblem(p)}`) }
   const parsed = schema.safeParse(asJson(value))
-  if (parsed.success) return []
-  return parsed.error.issues.map((issue) => `${name}: ${issueText(issue, value)}`)
+  if (parsed.success) return { ok: true, task: parsed.data }
+  return { ok: false, problems: parsed.error.issues.map((issue) => `${name}: ${issueText(issue, value)}`) }
 }
 
 /** A copy as JSON has it: only for a value plainJsonProblems found nothing in. */
@@ -65,10 +77,13 @@ function asJson<T>(value: T): T {
 }
 
 function throwTaskProblems(lines: readonly string[]): void {
-  if (lines.length === 0) return
+  if (lines.length > 0) throw taskProblemsError(lines)
+}
+
+function taskProblemsError(lines: readonly string[]): AgentEvalOpsError {
   const shown = lines.slice(0, MAX_PROBLEM_LINES)
   const more = lines.length - shown.length
-  throw new AgentEvalOpsError(
+  return new AgentEvalOpsError(
     'TASK_INVALID',
     [...shown, ...(more > 0 ? [`… and ${more} more problems`] : [])].join('\n'),
   )

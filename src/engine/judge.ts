@@ -1,6 +1,7 @@
 import {
-  EvaluatorKind,
+  EVALUATOR_KINDS,
   EvaluatorScore,
+  type EvaluatorKind,
   PolicyVerdict,
   describeThrown,
   errorMessage,
@@ -16,6 +17,8 @@ export interface Judgement<T> {
   /** One line per evaluator or checker that failed to give a usable answer. */
   failures: string[]
 }
+
+const KINDS: ReadonlySet<unknown> = new Set<EvaluatorKind>(EVALUATOR_KINDS)
 
 /** All evaluators at once; each score is timed by the engine and validated, whatever the evaluator claims. */
 export async function runEvaluators(
@@ -44,7 +47,7 @@ async function score(
   const latencyMs = (): number => Math.round((performance.now() - started) * 1000) / 1000
   const ids = {
     evaluatorId: evaluator.id || '(unnamed evaluator)',
-    kind: EvaluatorKind.safeParse(evaluator.kind).data ?? 'deterministic',
+    kind: KINDS.has(evaluator.kind) ? evaluator.kind : 'deterministic',
   }
   let raw: unknown
   try {
@@ -69,15 +72,18 @@ function failedScore(
   explanation: string,
   thrown?: ThrownError,
 ): { item: EvaluatorScore; failure: string } {
-  const item = EvaluatorScore.parse({
+  const item: EvaluatorScore = {
     ...ids,
     score: 0,
     passed: false,
+    costUsd: 0,
     latencyMs,
     explanation,
+    citations: [],
+    findings: [],
     error: explanation,
     ...(thrown ? { thrown } : {}),
-  })
+  }
   return { item, failure: `${ids.evaluatorId}: ${explanation}` }
 }
 
@@ -97,7 +103,7 @@ async function check(
   // WARN, not FAIL: the checker found no violation, it just could not look.
   const message = `policy checker threw: ${problem}`
   return {
-    item: PolicyVerdict.parse({ checkerId, verdict: 'WARN', findings: [{ message, severity: 'WARN' }] }),
+    item: { checkerId, verdict: 'WARN', findings: [{ message, severity: 'WARN', citations: [] }] },
     failure: `${checkerId}: ${message}`,
   }
 }

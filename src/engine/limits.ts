@@ -66,12 +66,32 @@ export function trialLimits(
   run: ResourceLimits | undefined,
   task: ResourceLimits | undefined,
 ): ResourceLimits {
-  return tighterLimits(parseLimits(run), task && parseLimits(task))
+  const limits = Object.freeze(tighterLimits(parseLimits(run), task && parseLimits(task)))
+  checked.add(limits)
+  return limits
 }
 
-function parseLimits(limits: ResourceLimits | undefined): ResourceLimits {
-  const parsed = ResourceLimits.safeParse(limits ?? {})
-  if (parsed.success) return parsed.data
+// Limits this module checked or combined from checked ones: a trial handed them again (the plugin works them out
+// to key the trial, then the engine runs under them) is not checked twice. Frozen, so they stay what was checked.
+const checked = new WeakSet<ResourceLimits>()
+// The user's own limits objects, by identity, with what they held when checked: the same object for every trial of
+// a benchmark is checked once, and again only if it has changed since.
+const userLimits = new WeakMap<object, { held: string; parsed: ResourceLimits }>()
+
+/** The user's limits, checked once: a limits object that has been through here before is taken as it is. */
+export function parseLimits(limits: ResourceLimits | undefined): ResourceLimits {
+  if (limits === undefined) return NO_LIMITS
+  if (checked.has(limits)) return limits
+  const held = heldLimits(limits)
+  const known = typeof limits === 'object' && limits !== null ? userLimits.get(limits) : undefined
+  if (known !== undefined && known.held === held) return known.parsed
+  const parsed = ResourceLimits.safeParse(limits)
+  if (parsed.success) {
+    const own = Object.freeze(parsed.data)
+    checked.add(own)
+    if (typeof limits === 'object' && limits !== null) userLimits.set(limits, { held, parsed: own })
+    return own
+  }
   throw new AgentEvalOpsError(
     'CONFIG_INVALID',
     `invalid resource limits: ${parsed.error.issues[0]?.message ?? ''}`,
@@ -79,6 +99,20 @@ function parseLimits(limits: ResourceLimits | undefined): ResourceLimits {
       hint: 'Limits are whole numbers of tokens and turns, seconds > 0 and dollars ≥ 0.',
     },
   )
+}
+
+const NO_LIMITS: ResourceLimits = Object.freeze({})
+checked.add(NO_LIMITS)
+
+/** What a limits object holds, as a cache key: its own keys and values (the schema strips any others). */
+function heldLimits(limits: unknown): string {
+  if (typeof limits !== 'object' || limits === null) return ''
+  let held = ''
+  for (const key of Object.keys(limits)) {
+    const value: unknown = (limits as Record<string, unknown>)[key]
+    held += `${key}=${typeof value}:${String(value)};`
+  }
+  return held
 }
 
 /** The first limit that usage has gone past (strictly: reaching a limit exactly is still within it). */

@@ -87,7 +87,6 @@ function buildResult(
   recorder: TraceRecorder,
 ): AgentResult {
   const { meter } = control
-  const usage = { totalTokens: meter.tokens, totalCostUsd: meter.costUsd, turns: meter.turns, wallSeconds }
   const output = settled.kind === 'returned' ? normalizeOutput(settled.output) : null
   let terminatedBy: TerminatedBy
   let error: string | null = null
@@ -117,7 +116,19 @@ function buildResult(
   for (const a of output?.artifacts ?? []) {
     if (!artifacts.some((b) => b.name === a.name && b.path === a.path)) artifacts.push(a)
   }
-  return { ...usage, success, finalAnswer, artifacts, error, terminatedBy, ...(thrown ? { thrown } : {}) }
+  // In the schema's order: the record that carries it is written as built, never re-parsed.
+  return {
+    success,
+    finalAnswer,
+    artifacts,
+    error,
+    totalCostUsd: meter.costUsd,
+    totalTokens: meter.tokens,
+    turns: meter.turns,
+    wallSeconds,
+    terminatedBy,
+    ...(thrown ? { thrown } : {}),
+  }
 }
 
 interface NormalizedOutput {
@@ -130,7 +141,9 @@ interface NormalizedOutput {
 /** Runners may be plain JavaScript: take what fits the contract and call the rest an agent error. */
 function normalizeOutput(raw: unknown): NormalizedOutput {
   const out = (raw && typeof raw === 'object' ? raw : {}) as Partial<Record<keyof AgentOutput, unknown>>
-  const artifacts = ARTIFACTS.safeParse(out.artifacts ?? [])
+  // Most runners return none: nothing to check then.
+  const artifacts =
+    out.artifacts === undefined ? { success: true as const, data: [] } : ARTIFACTS.safeParse(out.artifacts)
   const problems: string[] = []
   if (!(raw && typeof raw === 'object')) problems.push('the runner returned no output object')
   if (!artifacts.success) problems.push('the runner returned invalid artifacts')

@@ -2,7 +2,7 @@ import {
   ResourceLimits,
   type ArtifactRef,
   RunnerInfo,
-  TrialRecord,
+  type TrialRecord,
   errorMessage,
   type AgentResult,
   type AgentRunner,
@@ -236,40 +236,52 @@ export async function runTrial(options: RunTrialOptions): Promise<TrialRun> {
         turns: result.turns,
       }
     : { tokens: 0, costUsd: 0, wallSeconds: 0, turns: 0 }
-  const record = TrialRecord.parse(
-    redactor.json({
-      runId,
-      benchmark: options.benchmark,
-      taskId: task.id,
-      taskChecksum: task.checksum,
-      trial,
-      outcome,
-      passed: outcome === 'passed',
-      result,
-      scores,
-      verdicts,
-      usage,
-      runner,
-      tracePath: recorder.path,
-      eventCount: recorder.events.length,
-      warnings,
-      labels: taskLabels(task),
-      keys:
-        options.keys ??
-        trialKeys({
-          benchmark: options.benchmark,
-          task,
-          trial,
-          runner,
-          limits,
-          evaluators: options.evaluators,
-          policy: options.policy,
-          grader: options.grade ? options.benchmark.version : undefined,
-        }),
-      reusedFrom: reuse ? { runId: reuse.from.runId, mode: reuse.mode } : null,
-      timing: clock.timing(),
-    }),
-  )
+  // Built by the engine from parts checked where they came in (the runner's output, each score and verdict, the
+  // runner's info, the task and benchmark at registration), so the compiler, not a parse, vouches for its shape.
+  // What has not been redacted yet is redacted here: the agent's result was, unless it came from elsewhere.
+  const redacted = redactor.json({
+    benchmark: options.benchmark,
+    taskId: task.id,
+    taskChecksum: task.checksum,
+    scores,
+    verdicts,
+    runner,
+    tracePath: recorder.path,
+    labels: taskLabels(task),
+  })
+  // In the schema's order, as a parse would have written it: the files the record lands in stay byte for byte.
+  const record: TrialRecord = {
+    runId,
+    benchmark: redacted.benchmark,
+    taskId: redacted.taskId,
+    taskChecksum: redacted.taskChecksum,
+    trial,
+    outcome,
+    passed: outcome === 'passed',
+    result: result && (reuse || saved.length > 0) ? redactor.json(result) : result,
+    scores: redacted.scores,
+    verdicts: redacted.verdicts,
+    usage,
+    runner: redacted.runner,
+    tracePath: redacted.tracePath,
+    eventCount: recorder.events.length,
+    warnings,
+    labels: redacted.labels,
+    keys:
+      options.keys ??
+      trialKeys({
+        benchmark: options.benchmark,
+        task,
+        trial,
+        runner,
+        limits,
+        evaluators: options.evaluators,
+        policy: options.policy,
+        grader: options.grade ? options.benchmark.version : undefined,
+      }),
+    reusedFrom: reuse ? { runId: reuse.from.runId, mode: reuse.mode } : null,
+    timing: clock.timing(),
+  }
   return { record, events: recorder.events, result }
 }
 
@@ -294,16 +306,31 @@ async function prepareEnv(
   }
 }
 
+// Once per runner: its info is what the runner is, and a check per trial would repeat the same answer.
+const described = new WeakMap<AgentRunner, { info: RunnerInfo; warning: string | null }>()
+
 /** The record must carry plain JSON; a runner whose info is broken must not cost the trial its record. */
 function describeRunner(runner: AgentRunner, warn: (msg: string) => void): RunnerInfo {
+  let known = described.get(runner)
+  if (!known) {
+    known = checkRunnerInfo(runner)
+    described.set(runner, known)
+  }
+  if (known.warning !== null) warn(known.warning)
+  return known.info
+}
+
+function checkRunnerInfo(runner: AgentRunner): { info: RunnerInfo; warning: string | null } {
   try {
     const parsed = RunnerInfo.safeParse(runner.runnerInfo())
-    if (parsed.success) return parsed.data
-    warn(`runnerInfo() is invalid: ${parsed.error.issues[0]?.message ?? ''}`)
+    if (parsed.success) return { info: parsed.data, warning: null }
+    return {
+      info: UNKNOWN_RUNNER,
+      warning: `runnerInfo() is invalid: ${parsed.error.issues[0]?.message ?? ''}`,
+    }
   } catch (e) {
-    warn(`runnerInfo() threw: ${errorMessage(e)}`)
+    return { info: UNKNOWN_RUNNER, warning: `runnerInfo() threw: ${errorMessage(e)}` }
   }
-  return UNKNOWN_RUNNER
 }
 
 function notRun(error: string, thrown: ThrownError): AgentResult {
