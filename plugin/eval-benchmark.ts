@@ -3,6 +3,7 @@ import { basename, dirname, join, relative } from 'node:path'
 import { describe, expect, inject, it, type ExpectStatic } from 'vitest'
 import {
   AgentEvalOpsError,
+  BenchmarkInfo,
   TRIAL_CASE_META_KEY,
   TRIAL_ID_META_KEY,
   type TrialCaseId,
@@ -24,7 +25,14 @@ import {
   type TraceEvent,
   type TrialRecord,
 } from '../src/core/index.ts'
-import { folderArtifacts, runTrial, trialKeys, trialLimits } from '../src/engine/index.ts'
+import {
+  benchmarkKeys,
+  folderArtifacts,
+  runTrial,
+  trialLimits,
+  type TrialKeys,
+  type OwnKeyInput,
+} from '../src/engine/index.ts'
 import {
   RECORDINGS_FILE_ENV,
   RecordingSession,
@@ -33,7 +41,8 @@ import {
   type RecordingEntry,
 } from '../src/recording/index.ts'
 import { JsonlTraceStore } from '../src/stores/index.ts'
-import { explainTrial, isHarnessFailure, passRate, trialHeadline, type Gate } from './gate.ts'
+import { TRIAL_ANNOTATION_TYPE, explainTrial, isHarnessFailure, trialAnnotation, type Gate } from './gate.ts'
+import { FinishedTrials } from './finished-trials.ts'
 import { baselineGateFor, registerBaselineGate } from './baseline-gate.ts'
 import { announceRunAgain, carryOver, reuseFor } from './resume.ts'
 import { stageBenchmark, stageTrialRecord } from './staging.ts'
@@ -103,21 +112,6 @@ function trialCase(id: TrialCaseId) {
   return { meta: { [TRIAL_CASE_META_KEY]: true, [TRIAL_ID_META_KEY]: id } } as const
 }
 
-/**
- * What a finished trial tells CI as annotations (type, message), which JUnit writes as properties of its case:
- * the outcome, each evaluator's score and verdict, each policy checker's verdict.
- */
-export function trialAnnotations(record: TrialRecord): [type: string, message: string][] {
-  return [
-    ['agentevalops.outcome', record.outcome],
-    ...record.scores.map((s): [string, string] => [
-      `agentevalops.score.${s.evaluatorId}`,
-      `${s.score.toFixed(3)} ${s.error !== null ? 'error' : s.passed ? 'pass' : 'fail'}`,
-    ]),
-    ...record.verdicts.map((v): [string, string] => [`agentevalops.policy.${v.checkerId}`, v.verdict]),
-  ]
-}
-
 /** What a per-trial assertion callback sees. */
 export interface FinishedTrial {
   task: TaskSpec
@@ -176,13 +170,17 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
   }
 
   describe(benchmark.id, async () => {
-    const [tasks, info] = await Promise.all([benchmark.listTasks(), benchmark.info()])
+    const [tasks, listed] = await Promise.all([benchmark.listTasks(), benchmark.info()])
     // Once, before any case registers: a task that is not plain JSON would fail far from its definition, and two
     // tasks of one id would run as two cases and merge into one trial.
     assertTaskSpecs(benchmark.id, tasks)
+    const info = benchmarkInfo(benchmark.id, listed)
     assertUniqueTaskIds(tasks, info.id)
-    const finished: TrialRecord[] = []
     const baseline = baselineGateFor(options.baseline, options.compare, providedRun())
+    // The gates after the trials read a few facts of each, not whole records (see FinishedTrials).
+    const finished = new FinishedTrials({ compared: baseline !== undefined })
+    // The keys' parts every trial of the benchmark shares are hashed once, at its first trial.
+    let keyer: ((own: OwnKeyInput) => TrialKeys) | undefined
     // Only when the plugin found a reporter that reads annotations: each costs a round trip to the main process.
     const annotating = inject(ANNOTATE_PROVIDE_KEY) === true
     // Reading the environment costs more than a trial's own work in a fast benchmark: once per file, at its first
@@ -208,16 +206,14 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             typeof options.limits === 'function' ? options.limits(task) : options.limits,
             benchmark.taskLimits?.(task),
           )
-          const keys = trialKeys({
+          keyer ??= benchmarkKeys({
             benchmark: info,
-            task,
-            trial,
             runner: runnerInfo,
-            limits,
             evaluators: options.evaluators,
             policy: options.policy,
             grader: benchmark.grade ? info.version : undefined,
           })
+          const keys = keyer({ task, trial, limits })
           const artifactsDir = trialArtifactsDir(info.id, task.id, trial)
           const { reuse, runAgain } = await reuseFor(
             run.resume,
@@ -274,19 +270,12 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
           await stageTrialRecord(run.stagingDir, handed)
           // A non-cloneable value here would drop the whole file's results, so only plain JSON crosses over.
           testCase.meta.agentevalops = JSON.parse(JSON.stringify(handed)) as TrialRecord
-          finished.push(handed)
-          // Before any failure is thrown: a failed case keeps its annotations too. Sent together, since each is a
-          // round trip to the main process.
-          if (annotating) {
-            await Promise.all(
-              trialAnnotations(handed).map(([type, message]) => context.annotate(message, type)),
-            )
-          }
+          finished.add(handed)
+          // Before any failure is thrown: a failed case keeps its annotation too. One, and only for a reporter that
+          // reads it (JUnit properties, the HTML reporter), since each is a round trip to the main process.
+          if (annotating) await context.annotate(trialAnnotation(handed), TRIAL_ANNOTATION_TYPE)
 
           if (isHarnessFailure(handed)) throw new TrialFailure(`harness failure\n${explainTrial(handed)}`)
-          // Under an aggregate gate the case passes whatever the trial did, so it says how the trial went
-          // (JUnit properties, GitHub Actions notices, the HTML reporter).
-          if (typeof gate === 'object') await context.annotate(trialHeadline(handed), 'agentevalops')
           // Vitest reports the assertion's own message, which names the steps at fault; an `expect.soft` failure
           // has failed the case already.
           if (assertions?.thrown) throw assertions.thrown.error
@@ -298,15 +287,26 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
 
     if (typeof gate === 'object') {
       it(`gate: pass rate ≥ ${gate.minPassRate}`, () => {
-        if (finished.length === 0) return
-        const rate = passRate(finished)
-        const failing = finished.filter((r) => !r.passed).map(explainTrial)
+        if (finished.count === 0) return
+        const rate = finished.passRate
         expect(
           rate,
-          `${benchmark.id}: pass rate ${rate.toFixed(3)} over ${finished.length} trials is below ${gate.minPassRate}\n${failing.join('\n')}`,
+          `${benchmark.id}: pass rate ${rate.toFixed(3)} over ${finished.count} trials is below ${gate.minPassRate}\n${finished.failures()}`,
         ).toBeGreaterThanOrEqual(gate.minPassRate)
       })
     }
-    if (baseline) registerBaselineGate(baseline, () => info, finished, currentRun)
+    if (baseline) registerBaselineGate(baseline, () => info, finished.compared ?? [], currentRun)
   })
+}
+
+/** The benchmark's info() as the records carry it, checked once: each trial's record holds it as it is. */
+function benchmarkInfo(benchmarkId: string, listed: unknown): BenchmarkInfo {
+  const parsed = BenchmarkInfo.safeParse(listed)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  throw new AgentEvalOpsError(
+    'CONFIG_INVALID',
+    `benchmark ${JSON.stringify(benchmarkId)}: info() returned an invalid benchmark info (${issue ? `${issue.path.join('.') || '(info)'}: ${issue.message}` : 'invalid'}).`,
+    { hint: 'Return { id, version, datasetChecksum } from info(), each a string (id not empty).' },
+  )
 }

@@ -16,6 +16,26 @@ export function trialHeadline(record: TrialRecord): string {
   return `${record.outcome} · score ${mean} · ${record.result?.terminatedBy ?? 'not run'}`
 }
 
+/** The type of a trial case's one annotation (the name of its JUnit property). */
+export const TRIAL_ANNOTATION_TYPE = 'agentevalops'
+
+/**
+ * A finished trial's one annotation, which JUnit writes as a property of its case and the HTML reporter shows: the
+ * headline, then each evaluator's score to 3 decimals and verdict, then each policy checker's verdict, joined by
+ * ` · `, e.g. `failed · score 0.50 · completed · matches-expected 0.000 fail · brevity 1.000 pass · policy
+ * tool-access PASS`. One, since each annotation is a round trip to the main process.
+ */
+export function trialAnnotation(record: TrialRecord): string {
+  return [
+    trialHeadline(record),
+    ...record.scores.map(
+      (s) =>
+        `${s.evaluatorId} ${s.score.toFixed(3)} ${s.error !== null ? 'error' : s.passed ? 'pass' : 'fail'}`,
+    ),
+    ...record.verdicts.map((v) => `policy ${v.checkerId} ${v.verdict}`),
+  ].join(' · ')
+}
+
 /** Why a trial did not pass, in a few lines that point at trace steps. */
 export function explainTrial(record: TrialRecord): string {
   const lines = [

@@ -197,7 +197,7 @@ describe('assert verdicts in the bundle', { timeout: 50_000 }, () => {
     expect(result.stdout).toContain(`agentevalops: 2/6 trials passed · bundle `)
     expect(result.stdout).toMatch(/assert-matcher\/paris #0\s+failed/)
     expect(junit).toMatch(
-      /<testcase [^>]*name="assert-matcher &gt; paris #0"[\s\S]*?agentevalops\.outcome" value="failed"/,
+      /<testcase [^>]*name="assert-matcher &gt; paris #0"[\s\S]*?name="agentevalops" value="failed · /,
     )
     // report.md lists the failed assertion among the trial's findings.
     const report = await readFile(join(bundle, 'report.md'), 'utf8')

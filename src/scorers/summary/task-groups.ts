@@ -1,13 +1,16 @@
 import type { ScoredTrial } from '../../core/index.ts'
 
+/** What grouping reads of a trial. */
+export type GroupedTrial = Pick<ScoredTrial, 'benchmark' | 'taskId' | 'trial' | 'labels'>
+
 /** The trials of one task, in trial order. */
-export interface TaskGroup {
+export interface TaskGroup<T extends GroupedTrial = ScoredTrial> {
   benchmarkId: string
   taskId: string
   /** `benchmark/task`: equal task ids in two benchmarks are different tasks. */
   key: string
   labels: Record<string, string>
-  trials: ScoredTrial[]
+  trials: T[]
 }
 
 export function taskKey(trial: Pick<ScoredTrial, 'benchmark' | 'taskId'>): string {
@@ -15,8 +18,8 @@ export function taskKey(trial: Pick<ScoredTrial, 'benchmark' | 'taskId'>): strin
 }
 
 /** Groups trials by task, tasks sorted by benchmark then task id, so the summary does not depend on arrival order. */
-export function groupByTask(trials: readonly ScoredTrial[]): TaskGroup[] {
-  const groups = new Map<string, TaskGroup>()
+export function groupByTask<T extends GroupedTrial = ScoredTrial>(trials: readonly T[]): TaskGroup<T>[] {
+  const groups = new Map<string, TaskGroup<T>>()
   for (const trial of trials) {
     const key = taskKey(trial)
     let group = groups.get(key)
