@@ -9,7 +9,7 @@ import {
   type JsonObject,
   type TaskSpec,
 } from '../../core/index.ts'
-import { parse as parseToml, TomlError } from 'smol-toml'
+import type { TomlError } from 'smol-toml'
 import { hashTree, listTree } from './tree.ts'
 
 /** `[verifier] timeout_sec` when a task.toml does not say (Harbor's own default). */
@@ -191,11 +191,13 @@ async function readConfig(file: string): Promise<z.infer<typeof TaskToml>> {
     if (e instanceof AgentEvalOpsError) throw e
     throw invalid(file, `${CONFIG_FILE} could not be read: ${errorMessage(e)}`)
   }
+  // Loaded here, by the harbor benchmark's loading only: a worker that runs other trials never loads the parser.
+  const toml = await import('smol-toml')
   let table: unknown
   try {
-    table = parseToml(text, { maxDepth: MAX_CONFIG_NESTING })
+    table = toml.parse(text, { maxDepth: MAX_CONFIG_NESTING })
   } catch (e) {
-    if (e instanceof TomlError)
+    if (e instanceof toml.TomlError)
       throw invalid(file, `${CONFIG_FILE} is not valid TOML: ${syntaxReason(e, text)}`, {
         line: e.line,
         col: e.column,
