@@ -1,6 +1,11 @@
 import { it } from 'vitest'
-import { COMPARISON_META_KEY, type BenchmarkInfo, type ProvidedRun } from '../src/core/index.ts'
-import type { ComparedTrial, CompareOptions } from '../src/scorers/index.ts'
+import {
+  COMPARISON_META_KEY,
+  type BenchmarkInfo,
+  type ProvidedRun,
+  type TrialRecord,
+} from '../src/core/index.ts'
+import type { CompareOptions } from '../src/scorers/index.ts'
 
 /** A benchmark's baseline: a bundle folder or `latest`, and how to compare with it. */
 export interface BaselineGate {
@@ -27,7 +32,7 @@ export function baselineGateFor(
 export function registerBaselineGate(
   gate: BaselineGate,
   benchmark: () => BenchmarkInfo,
-  finished: readonly ComparedTrial[],
+  finished: readonly TrialRecord[],
   run: () => ProvidedRun,
 ): void {
   it(`baseline: no regression vs ${gate.spec}`, async ({ task, annotate }) => {

@@ -1,5 +1,4 @@
 import type { TrialRecord } from '../src/core/index.ts'
-import type { ComparedTrial } from '../src/scorers/index.ts'
 import { explainTrial } from './gate.ts'
 
 /** Failing trials a pass-rate gate explains in its message; the bundle's report has every one. */
@@ -7,16 +6,16 @@ export const MAX_EXPLAINED = 20
 
 /**
  * What the gates that run after a benchmark's trials need of them, kept as each trial finishes instead of its whole
- * record: counts and the first failures' explanations for the pass-rate gate, and, only when there is a baseline
- * gate, the few fields of each trial a comparison reads.
+ * record: counts and the first failures' explanations for the pass-rate gate; the records themselves only when there
+ * is a baseline gate, whose comparison (compareToBaseline) takes scored trials.
  */
 export class FinishedTrials {
   count = 0
   passed = 0
   /** Explanations of the first MAX_EXPLAINED trials that did not pass, in the order they finished. */
   readonly explained: string[] = []
-  /** Each trial as the baseline comparison reads it; undefined when no baseline gate needs them. */
-  readonly compared: ComparedTrial[] | undefined
+  /** The records, for the baseline comparison; undefined when there is no baseline gate. */
+  readonly compared: TrialRecord[] | undefined
 
   constructor(options: { compared: boolean }) {
     this.compared = options.compared ? [] : undefined
@@ -26,15 +25,7 @@ export class FinishedTrials {
     this.count++
     if (record.passed) this.passed++
     else if (this.explained.length < MAX_EXPLAINED) this.explained.push(explainTrial(record))
-    this.compared?.push({
-      benchmark: record.benchmark,
-      taskId: record.taskId,
-      taskChecksum: record.taskChecksum,
-      trial: record.trial,
-      labels: record.labels,
-      passed: record.passed,
-      scores: record.scores.map((s) => ({ evaluatorId: s.evaluatorId, passed: s.passed })),
-    })
+    this.compared?.push(record)
   }
 
   get passRate(): number {

@@ -12,25 +12,14 @@ import { checkComparable } from './comparable.ts'
 import { compareMetric, type PairedValue } from './metric-comparison.ts'
 import { resolveCompareSettings, type CompareOptions } from './options.ts'
 
-/**
- * What a comparison reads of a trial: a bundle's trials have it all, and a worker keeps only this of each (the
- * baseline gate), not whole records.
- */
-export type ComparedTrial = Pick<
-  ScoredTrial,
-  'benchmark' | 'taskId' | 'taskChecksum' | 'trial' | 'labels' | 'passed'
-> & {
-  scores: readonly Pick<ScoredTrial['scores'][number], 'evaluatorId' | 'passed'>[]
-}
-
 /** A run as a comparison sees it: its id, benchmarks and trials. */
 export interface ComparedRun {
   runId: string
   benchmarks: readonly BenchmarkInfo[]
-  trials: readonly ComparedTrial[]
+  trials: readonly ScoredTrial[]
 }
 
-type PickValue = (trial: ComparedTrial) => boolean | undefined
+type Pick = (trial: ScoredTrial) => boolean | undefined
 
 /**
  * Pairs the candidate's tasks with the baseline's by benchmark and task id and compares the overall pass rate and
@@ -48,7 +37,7 @@ export function compareToBaseline(
   const cand = new Map(groupByTask(candidate.trials).map((g) => [g.key, g]))
   const paired = [...cand.values()].filter((g) => base.has(g.key)).map((g) => [base.get(g.key)!, g] as const)
 
-  const compare = (evaluatorId: string | null, pick: PickValue): MetricComparison =>
+  const compare = (evaluatorId: string | null, pick: Pick): MetricComparison =>
     compareMetric(evaluatorId, pairValues(paired, pick), settings)
   const overall = compare(null, (t) => t.passed)
   const broken = brokenTasks(paired)
@@ -73,9 +62,7 @@ export function compareToBaseline(
  * Tasks whose every baseline trial passed and none of whose trials passes now: in a small suite two of them are
  * a plain regression that no test at α can show, so they are listed whatever the p-value.
  */
-function brokenTasks(
-  paired: readonly (readonly [TaskGroup<ComparedTrial>, TaskGroup<ComparedTrial>])[],
-): BrokenTask[] {
+function brokenTasks(paired: readonly (readonly [TaskGroup, TaskGroup])[]): BrokenTask[] {
   return paired
     .filter(([b, c]) => b.trials.every((t) => t.passed) && c.trials.every((t) => !t.passed))
     .map(([b, c]) => ({
@@ -86,10 +73,7 @@ function brokenTasks(
     }))
 }
 
-function pairValues(
-  paired: readonly (readonly [TaskGroup<ComparedTrial>, TaskGroup<ComparedTrial>])[],
-  pick: PickValue,
-): PairedValue[] {
+function pairValues(paired: readonly (readonly [TaskGroup, TaskGroup])[], pick: Pick): PairedValue[] {
   const values: PairedValue[] = []
   for (const [b, c] of paired) {
     const bs = passes(b, pick)
@@ -106,12 +90,12 @@ function pairValues(
   return values
 }
 
-function passes(group: TaskGroup<ComparedTrial>, pick: PickValue): number[] {
+function passes(group: TaskGroup, pick: Pick): number[] {
   return group.trials.map(pick).flatMap((p) => (p === undefined ? [] : [p ? 1 : 0]))
 }
 
-function sharedEvaluators(a: readonly ComparedTrial[], b: readonly ComparedTrial[]): string[] {
-  const ids = (trials: readonly ComparedTrial[]) =>
+function sharedEvaluators(a: readonly ScoredTrial[], b: readonly ScoredTrial[]): string[] {
+  const ids = (trials: readonly ScoredTrial[]) =>
     new Set(trials.flatMap((t) => t.scores.map((s) => s.evaluatorId)))
   const inB = ids(b)
   return [...ids(a)].filter((id) => inB.has(id)).sort(compareText)

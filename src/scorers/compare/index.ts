@@ -1,3 +1,3 @@
-export { compareToBaseline, type ComparedRun, type ComparedTrial } from './compare-to-baseline.ts'
+export { compareToBaseline, type ComparedRun } from './compare-to-baseline.ts'
 export { CompareOptions, resolveCompareSettings } from './options.ts'
 export { checkComparable } from './comparable.ts'

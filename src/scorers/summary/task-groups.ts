@@ -1,16 +1,13 @@
 import type { ScoredTrial } from '../../core/index.ts'
 
-/** What grouping reads of a trial. */
-export type GroupedTrial = Pick<ScoredTrial, 'benchmark' | 'taskId' | 'trial' | 'labels'>
-
 /** The trials of one task, in trial order. */
-export interface TaskGroup<T extends GroupedTrial = ScoredTrial> {
+export interface TaskGroup {
   benchmarkId: string
   taskId: string
   /** `benchmark/task`: equal task ids in two benchmarks are different tasks. */
   key: string
   labels: Record<string, string>
-  trials: T[]
+  trials: ScoredTrial[]
 }
 
 export function taskKey(trial: Pick<ScoredTrial, 'benchmark' | 'taskId'>): string {
@@ -18,8 +15,8 @@ export function taskKey(trial: Pick<ScoredTrial, 'benchmark' | 'taskId'>): strin
 }
 
 /** Groups trials by task, tasks sorted by benchmark then task id, so the summary does not depend on arrival order. */
-export function groupByTask<T extends GroupedTrial = ScoredTrial>(trials: readonly T[]): TaskGroup<T>[] {
-  const groups = new Map<string, TaskGroup<T>>()
+export function groupByTask(trials: readonly ScoredTrial[]): TaskGroup[] {
+  const groups = new Map<string, TaskGroup>()
   for (const trial of trials) {
     const key = taskKey(trial)
     let group = groups.get(key)
