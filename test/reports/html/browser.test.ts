@@ -390,12 +390,12 @@ describe('report.html in headless Chromium, offline', () => {
       expect(await page.locator(last).getAttribute('class')).not.toContain('hl')
       expect(await inView(page, step3)).toBe(true)
 
-      // Nothing the agent wrote became markup: no <img>, no third script, no dialog, no error.
+      // Nothing the agent wrote became markup: no <img>, no script beyond the two data blocks and the page's.
       const counts = await page.evaluate(() => {
         const { document } = globalThis as unknown as InPage
         return { images: document.querySelectorAll('img').length, scripts: document.scripts.length }
       })
-      expect(counts).toEqual({ images: 0, scripts: 2 })
+      expect(counts).toEqual({ images: 0, scripts: 3 })
       await page.screenshot({ path: join(ARTIFACTS, 'report.png'), fullPage: true })
       await trial.screenshot({ path: join(ARTIFACTS, 'timeline.png') })
       expectQuiet(watch)
