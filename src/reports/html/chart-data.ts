@@ -13,12 +13,17 @@ export function chartsData(summary: RunSummary, totals: HtmlReportTotals): Chart
   const costByBenchmark = new Map<string, number>()
   for (const t of summary.tasks)
     costByBenchmark.set(t.benchmarkId, (costByBenchmark.get(t.benchmarkId) ?? 0) + t.costUsd)
+  // The summary's order, as the cost chart's, not the order the trials happened to end in.
+  const tokensByBenchmark = new Map<string, number>()
+  for (const id of costByBenchmark.keys()) tokensByBenchmark.set(id, totals.tokensByBenchmark.get(id) ?? 0)
+  for (const [id, tokens] of totals.tokensByBenchmark)
+    if (!tokensByBenchmark.has(id)) tokensByBenchmark.set(id, tokens)
   const charts: Chart[] = [
     { id: 'cost-by-benchmark', title: 'Cost per benchmark (USD)', bars: bars(costByBenchmark, usd) },
     {
       id: 'tokens-by-benchmark',
       title: 'Tokens per benchmark',
-      bars: bars(totals.tokensByBenchmark, integer),
+      bars: bars(tokensByBenchmark, integer),
     },
   ]
   if (totals.costs.length > 0) {

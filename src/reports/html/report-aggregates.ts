@@ -5,7 +5,7 @@ import type { HtmlReportTrial } from './trial-data.ts'
 export interface HtmlReportTotals {
   /** Task key → tokens of its trials (the summary keeps cost per task, not tokens). */
   readonly tokensByTask: ReadonlyMap<string, number>
-  /** Benchmark id → tokens, in the order the benchmarks' first trials were folded. */
+  /** Benchmark id → tokens. */
   readonly tokensByBenchmark: ReadonlyMap<string, number>
   /** Per trial, for the histograms (whose bins need the least and the most): two numbers a trial, no record. */
   readonly costs: readonly number[]
