@@ -141,14 +141,20 @@ function phasesOf(timing: NonNullable<HtmlReportTrial['timing']>): PhaseData[] {
 
 /** The trial's events in step order, timed from the trial's start when the record has it, else from its first event. */
 function eventsOf(record: HtmlReportTrial, events: readonly TraceEvent[]): EventData[] {
-  const list = [...events].sort((a, b) => a.step - b.step)
+  // Events mostly arrive in step order: sort only when they do not.
+  const list = inStepOrder(events) ? events : [...events].sort((a, b) => a.step - b.step)
   const origin = Date.parse(record.timing?.startedAt ?? list[0]!.ts)
   return list.map((e): EventData => {
-    const usage = usageText(e.tokensDelta, e.costDeltaUsd)
     const at = Math.max(0, Date.parse(e.ts) - origin)
     const event: EventData = [e.step, at, KIND_INDEX.get(e.kind) ?? e.kind, capStrings(e.payload)]
-    return usage === '' ? event : [...event, usage]
+    if (e.tokensDelta > 0 || e.costDeltaUsd > 0) event.push(usageText(e.tokensDelta, e.costDeltaUsd))
+    return event
   })
+}
+
+function inStepOrder(events: readonly TraceEvent[]): boolean {
+  for (let i = 1; i < events.length; i++) if (events[i]!.step < events[i - 1]!.step) return false
+  return true
 }
 
 function usageText(tokens: number, cost: number): string {
@@ -161,13 +167,25 @@ export function capText(text: string): string {
   return `${text.slice(0, MAX_TEXT)}… [${integer(text.length - MAX_TEXT)} more characters: the bundle keeps them all]`
 }
 
-/** A copy of a JSON value with every long string cut (see MAX_TEXT). */
+/** A JSON value with every long string cut (see MAX_TEXT): the value itself when it has none, else a copy. */
 function capStrings(value: unknown): unknown {
+  return hasLongText(value) ? capCopy(value) : value
+}
+
+function hasLongText(value: unknown): boolean {
+  if (typeof value === 'string') return value.length > MAX_TEXT
+  if (value === null || typeof value !== 'object') return false
+  if (Array.isArray(value)) return value.some(hasLongText)
+  for (const key in value) if (hasLongText((value as Record<string, unknown>)[key])) return true
+  return false
+}
+
+function capCopy(value: unknown): unknown {
   if (typeof value === 'string') return capText(value)
-  if (Array.isArray(value)) return value.map(capStrings)
+  if (Array.isArray(value)) return value.map(capCopy)
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value)) out[k] = capStrings(v)
+    for (const [k, v] of Object.entries(value)) out[k] = capCopy(v)
     return out
   }
   return value
