@@ -13,8 +13,8 @@ type Observability = typeof import('../src/observability/index.ts')
 let observability: Promise<Observability> | undefined
 
 /**
- * Loads the span code (OpenTelemetry's SDK: about 130 ms) once. The reporter starts it as a run starts, while the
- * process has little else to do, so neither Vitest's start nor the bundle's writing waits for it.
+ * Loads the span code once. It writes OTLP JSON itself and loads no OpenTelemetry package, so this is cheap; the
+ * reporter still starts it as a run starts, while the process has little else to do.
  */
 export function loadObservability(): Promise<Observability> {
   observability ??= import('../src/observability/index.ts')
@@ -39,20 +39,19 @@ export function derivedRunFiles(run: DerivedRun, env: NodeJS.ProcessEnv = proces
   let spanLines: string[] = []
   return {
     derivedFiles: async (events: readonly TraceEvent[]): Promise<ExtraFile[]> => {
-      const { buildRunSpans, captureContentFromEnv, otlpLinesText, spansToOtlpLines, SPANS_FILE } =
+      const { buildRunSpanLines, captureContentFromEnv, otlpLinesText, SPANS_FILE } =
         await loadObservability()
       const started = new Date()
       const clock = performance.now()
       const html = renderHtmlReport({ ...run, events })
       const report = { startedAt: started.toISOString(), durationMs: performance.now() - clock }
-      const spans = buildRunSpans({
+      spanLines = buildRunSpanLines({
         ...run,
         events,
         captureContent: captureContentFromEnv(env),
         stages: { ...(run.score ? { score: run.score } : {}), report },
         env,
       })
-      spanLines = spansToOtlpLines(spans)
       return [
         { path: SPANS_FILE, data: otlpLinesText(spanLines) },
         { path: HTML_REPORT_FILE, data: html },
