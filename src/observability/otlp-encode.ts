@@ -41,96 +41,50 @@ export interface OtlpEnvelope {
   scope: { name: string; version: string }
 }
 
-/** One encoded span as the JSON exporter writes it (absent optional fields are left out of the JSON). */
-interface EncodedSpan {
-  traceId: string
-  spanId: string
-  parentSpanId: string | undefined
-  name: string
-  kind: number
-  startTimeUnixNano: string
-  endTimeUnixNano: string
-  attributes: EncodedKeyValue[]
-  droppedAttributesCount: number
-  events: EncodedEvent[]
-  droppedEventsCount: number
-  status: { code: number; message: string | undefined }
-  links: []
-  droppedLinksCount: 0
-  flags: number
-}
-
-interface EncodedEvent {
-  attributes: EncodedKeyValue[]
-  name: string
-  timeUnixNano: string
-  droppedAttributesCount: number
-}
-
-interface EncodedKeyValue {
-  key: string
-  value: EncodedAnyValue
-}
-
-type EncodedAnyValue =
-  | { stringValue: string }
-  | { intValue: number }
-  | { doubleValue: number }
-  | { boolValue: boolean }
-  | { arrayValue: { values: EncodedAnyValue[] } }
-  | Record<string, never>
-
 /** W3C trace flags `sampled` (every span is kept) with OTLP's "is-remote is known" bit: no parent is remote. */
 const SPAN_FLAGS = 0x01 | 0x100
 
 /**
- * Appends `planned` and its subtree to `out`, parents first, each child under its parent's id. `spanId` is the
- * root's id when the caller chose it already (the run span, whose id its trials need before it is written).
+ * Appends the JSON of `planned` and its subtree to `out`, parents first, each child under its parent's id.
+ * `spanId` is the root's id when the caller chose it already (the run span, whose id its trials need before it is
+ * written). The JSON is written as text, in the exporter's key order, rather than built as objects and stringified:
+ * this runs once per span of every trial, and the intermediate objects were most of its cost.
  */
 export function encodeSpanTree(
   planned: PlannedSpan,
   parentSpanId: string | undefined,
   ctx: EncodeContext,
-  out: unknown[],
+  out: string[],
   spanId: string = ctx.ids.spanId(),
 ): void {
   const { limits } = ctx
   // Clamped as the SDK clamps them: a span never ends before it starts, nor holds an event from before it.
   const endMs = Math.max(planned.endMs, planned.startMs)
-  const attributes = encodeAttributes(planned.attributes, limits.attributeCount, limits.valueLength)
+  const attributes = attributesJson(planned.attributes, limits.attributeCount, limits.valueLength)
   const planEvents = planned.events ?? []
   // Past the limit the SDK drops the oldest events: the last `eventCount` stay.
   const kept = limits.eventCount > 0 ? planEvents.slice(-limits.eventCount) : []
-  const span: EncodedSpan = {
-    traceId: ctx.traceId,
-    spanId,
-    parentSpanId,
-    name: planned.name,
-    kind: planned.kind + 1,
-    startTimeUnixNano: unixNanos(planned.startMs),
-    endTimeUnixNano: unixNanos(endMs),
-    attributes: attributes.values,
-    droppedAttributesCount: attributes.dropped,
-    events: kept.map((event) => {
-      const eventAttributes = encodeAttributes(
-        event.attributes,
-        limits.attributesPerEvent,
-        limits.valueLength,
-      )
-      return {
-        attributes: eventAttributes.values,
-        name: event.name,
-        timeUnixNano: unixNanos(Math.max(event.timeMs, planned.startMs)),
-        droppedAttributesCount: eventAttributes.dropped,
-      }
-    }),
-    droppedEventsCount: planEvents.length - kept.length,
-    status: { code: planned.status?.code ?? 0, message: planned.status?.message },
-    links: [],
-    droppedLinksCount: 0,
-    flags: SPAN_FLAGS,
+  let events = ''
+  for (const event of kept) {
+    const eventAttributes = attributesJson(event.attributes, limits.attributesPerEvent, limits.valueLength)
+    if (events !== '') events += ','
+    events +=
+      `{"attributes":[${eventAttributes.json}],"name":${JSON.stringify(event.name)},` +
+      `"timeUnixNano":"${unixNanos(Math.max(event.timeMs, planned.startMs))}",` +
+      `"droppedAttributesCount":${eventAttributes.dropped}}`
   }
-  out.push(span)
+  const status = planned.status
+  const message = status?.message === undefined ? '' : `,"message":${JSON.stringify(status.message)}`
+  out.push(
+    `{"traceId":"${ctx.traceId}","spanId":"${spanId}"` +
+      (parentSpanId === undefined ? '' : `,"parentSpanId":"${parentSpanId}"`) +
+      `,"name":${JSON.stringify(planned.name)},"kind":${planned.kind + 1}` +
+      `,"startTimeUnixNano":"${unixNanos(planned.startMs)}","endTimeUnixNano":"${unixNanos(endMs)}"` +
+      `,"attributes":[${attributes.json}],"droppedAttributesCount":${attributes.dropped}` +
+      `,"events":[${events}],"droppedEventsCount":${planEvents.length - kept.length}` +
+      `,"status":{"code":${status?.code ?? 0}${message}}` +
+      `,"links":[],"droppedLinksCount":0,"flags":${SPAN_FLAGS}}`,
+  )
   for (const child of planned.children) encodeSpanTree(child, spanId, ctx, out)
 }
 
@@ -144,41 +98,63 @@ export function envelopeText(envelope: OtlpEnvelope): { prefix: string; suffix: 
   const whole = JSON.stringify({
     resourceSpans: [
       {
-        resource: {
-          attributes: encodeAttributes(envelope.resource, Infinity, Infinity).values,
-          droppedAttributesCount: 0,
-        },
+        resource: { attributes: [], droppedAttributesCount: 0 },
         scopeSpans: [{ scope: { name: envelope.scope.name, version: envelope.scope.version }, spans: [] }],
       },
     ],
-  }).replace('"spans":[]', `"spans":[${marker}]`)
+  })
+    .replace(
+      '"attributes":[]',
+      `"attributes":[${attributesJson(envelope.resource, Infinity, Infinity).json}]`,
+    )
+    .replace('"spans":[]', `"spans":[${marker}]`)
   const at = whole.indexOf(marker)
   return { prefix: whole.slice(0, at), suffix: whole.slice(at + marker.length) }
 }
 
-/** One ExportTraceServiceRequest line holding `spans` (already encoded, parents first). */
-export function requestLine(envelope: { prefix: string; suffix: string }, spans: readonly unknown[]): string {
-  return `${envelope.prefix}${spans.map((s) => JSON.stringify(s)).join(',')}${envelope.suffix}`
+/** One ExportTraceServiceRequest line holding `spans` (their JSON, parents first). */
+export function requestLine(envelope: { prefix: string; suffix: string }, spans: readonly string[]): string {
+  return `${envelope.prefix}${spans.join(',')}${envelope.suffix}`
 }
 
-function encodeAttributes(
+/** The JSON of an attribute list (without its brackets), and how many attributes the count limit dropped. */
+function attributesJson(
   attributes: Attributes | Readonly<Record<string, string>>,
   countLimit: number,
   lengthLimit: number,
-): { values: EncodedKeyValue[]; dropped: number } {
-  const values: EncodedKeyValue[] = []
+): { json: string; dropped: number } {
+  let json = ''
+  let count = 0
   let dropped = 0
   for (const key of Object.keys(attributes)) {
     const value = attributes[key]
     // The SDK drops absent values and empty keys when the attributes are set; planned attributes have none.
     if (value === undefined || value === null || key === '') continue
-    if (values.length >= countLimit) {
+    if (count >= countLimit) {
       dropped++
       continue
     }
-    values.push({ key, value: anyValue(lengthLimit > 0 ? truncated(value, lengthLimit) : value) })
+    if (count > 0) json += ','
+    count++
+    json += `${keyJson(key)}${anyValueJson(lengthLimit > 0 ? truncated(value, lengthLimit) : value)}}`
   }
-  return { values, dropped }
+  return { json, dropped }
+}
+
+/**
+ * `{"key":<key>,"value":` for an attribute key. Spans use a few dozen keys over and over (labels add a few), so
+ * their JSON is kept rather than made again for every attribute of every span; the cache is bounded all the same.
+ */
+const keyJsonCache = new Map<string, string>()
+const KEY_CACHE_LIMIT = 10_000
+
+function keyJson(key: string): string {
+  let json = keyJsonCache.get(key)
+  if (json === undefined) {
+    json = `{"key":${JSON.stringify(key)},"value":`
+    if (keyJsonCache.size < KEY_CACHE_LIMIT) keyJsonCache.set(key, json)
+  }
+  return json
 }
 
 /** A string, or each string of an array, cut to `limit` characters (UTF-16 units, as the SDK cuts them). */
@@ -192,12 +168,22 @@ function truncated(value: AttributeValue, limit: number): AttributeValue {
   return value
 }
 
-function anyValue(value: AttributeValue | null | undefined): EncodedAnyValue {
-  if (typeof value === 'string') return { stringValue: value }
-  if (typeof value === 'number') return Number.isInteger(value) ? { intValue: value } : { doubleValue: value }
-  if (typeof value === 'boolean') return { boolValue: value }
-  if (Array.isArray(value)) return { arrayValue: { values: value.map(anyValue) } }
-  return {}
+/** An OTLP AnyValue as the exporter writes it: integers as intValue, other numbers as doubleValue. */
+function anyValueJson(value: AttributeValue | null | undefined): string {
+  switch (typeof value) {
+    case 'string':
+      return `{"stringValue":${JSON.stringify(value)}}`
+    case 'number':
+      return Number.isInteger(value)
+        ? `{"intValue":${JSON.stringify(value)}}`
+        : `{"doubleValue":${JSON.stringify(value)}}`
+    case 'boolean':
+      return `{"boolValue":${value}}`
+  }
+  if (Array.isArray(value)) {
+    return `{"arrayValue":{"values":[${value.map((v: AttributeValue | null | undefined) => anyValueJson(v)).join(',')}]}}`
+  }
+  return '{}'
 }
 
 /**

@@ -124,7 +124,7 @@ export class RunSpanWriter {
     const plan = planTrial(trial, byStep(events), { content: this.content, fallbackMs: this.fallbackMs })
     const end = Math.max(plan.endMs, plan.startMs)
     this.tasksEndMs = this.tasksEndMs === null ? end : Math.max(this.tasksEndMs, end)
-    const spans: unknown[] = []
+    const spans: string[] = []
     encodeSpanTree(plan, this.runSpanId, this.encoding, spans)
     return requestLine(this.envelope, spans)
   }
@@ -135,7 +135,7 @@ export class RunSpanWriter {
    */
   runSpanLine(metadata: RunMetadata, summary?: RunSummary, stages?: RunStages): string {
     const plan = planRunLevel(metadata, summary, stages ?? {}, this.tasksEndMs)
-    const spans: unknown[] = []
+    const spans: string[] = []
     encodeSpanTree(plan, undefined, this.encoding, spans, this.runSpanId)
     return requestLine(this.envelope, spans)
   }
@@ -256,18 +256,20 @@ function groupEvents(trials: readonly TrialRecord[], events: readonly TraceEvent
   const index = new Map<string, number>()
   const loose = new Map<string, number>()
   trials.forEach((t, i) => {
-    index.set(JSON.stringify([t.benchmark.id, t.taskId, t.trial]), i)
-    const key = JSON.stringify([t.taskId, t.trial])
+    index.set(`${sized(t.benchmark.id)}${looseKey(t.taskId, t.trial)}`, i)
+    const key = looseKey(t.taskId, t.trial)
     if (!loose.has(key)) loose.set(key, i)
   })
   const groups: TraceEvent[][] = trials.map(() => [])
   for (const event of events) {
-    const i =
-      event.benchmark === undefined
-        ? loose.get(JSON.stringify([event.taskId, event.trial]))
-        : index.get(JSON.stringify([event.benchmark, event.taskId, event.trial]))
+    const key = looseKey(event.taskId, event.trial)
+    const i = event.benchmark === undefined ? loose.get(key) : index.get(`${sized(event.benchmark)}${key}`)
     if (i !== undefined) groups[i]!.push(event)
   }
   for (const group of groups) group.sort((a, b) => a.step - b.step)
   return groups
 }
+
+/** Keys that cannot run into each other whatever the ids hold: each string prefixed by its length. */
+const sized = (text: string): string => `${text.length}:${text}`
+const looseKey = (taskId: string, trial: number): string => `${sized(taskId)}${trial}`
