@@ -10,7 +10,7 @@ export {
 } from './run-spans.ts'
 export { randomSpanIds, type SpanIds } from './otlp-encode.ts'
 export { OtlpSpan, OtlpTraceRequest, SPANS_FILE } from '../core/index.ts'
-export { otlpLinesText, otlpSpans, parseOtlpLines } from './otlp-json.ts'
+export { otlpLinesText, otlpSpans, parseOtlpLines, readOtlpLines } from './otlp-json.ts'
 export {
   exportOtlp,
   otlpTarget,

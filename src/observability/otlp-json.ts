@@ -1,3 +1,5 @@
+import { createReadStream } from 'node:fs'
+import { createInterface } from 'node:readline'
 import { AgentEvalOpsError, OtlpTraceRequest, SPANS_FILE, type OtlpSpan } from '../core/index.ts'
 
 /*
@@ -10,6 +12,12 @@ import { AgentEvalOpsError, OtlpTraceRequest, SPANS_FILE, type OtlpSpan } from '
 /** spans.jsonl text as the file holds it: every line followed by a newline. */
 export function otlpLinesText(lines: readonly string[]): string {
   return lines.map((line) => `${line}\n`).join('')
+}
+
+/** The non-blank lines of a spans file, read as they are needed (for exportOtlp). */
+export async function* readOtlpLines(path: string): AsyncGenerator<string> {
+  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })
+  for await (const line of lines) if (line.trim() !== '') yield line
 }
 
 /**
