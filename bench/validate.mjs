@@ -43,6 +43,7 @@ const rounds = Number(process.env.AGENTEVALOPS_BENCH_VALIDATE_ROUNDS ?? 3)
 const keptDir = process.env.AGENTEVALOPS_BENCH_VALIDATE_DIR
 const cli = resolve(process.env.AGENTEVALOPS_BENCH_CLI ?? join(root, 'bin', 'agentevalops.js'))
 const distIndex = join(root, 'dist', 'src', 'index.js')
+const floorScript = join(root, 'bench', 'validate-floor.mjs')
 const RSS_TARGET_MIB = 200
 const THROUGHPUT_TARGET_MIB_S = 150
 const TASKS = 500
@@ -510,17 +511,27 @@ function peakRssMiB(pid) {
   }
 }
 
-function validate(dir) {
+/**
+ * CPU seconds (user + system) a running process has used, from /proc/<pid>/stat (in clock ticks, 100 a second on
+ * Linux); undefined elsewhere. On a busy machine wall time is mostly waiting for a core: CPU time is what the
+ * validator itself costs.
+ */
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return undefined
+  }
+}
+
+function measure(args) {
   return new Promise((resolvePromise, reject) => {
     const started = process.hrtime.bigint()
     const child = spawn(
       process.execPath,
-      [
-        ...(process.env.AGENTEVALOPS_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
-        cli,
-        'validate-bundle',
-        dir,
-      ],
+      [...(process.env.AGENTEVALOPS_BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), ...args],
       {
         stdio: ['ignore', 'pipe', 'pipe'],
       },
@@ -530,16 +541,18 @@ function validate(dir) {
     child.stdout.on('data', (d) => (stdout += d))
     child.stderr.on('data', (d) => (stderr += d))
     let peak
+    let cpu
     const poll = () => {
       const now = peakRssMiB(child.pid)
       if (now !== undefined) peak = Math.max(peak ?? 0, now)
+      cpu = cpuSeconds(child.pid) ?? cpu
     }
     const poller = setInterval(poll, 10)
     child.on('error', reject)
     child.on('exit', (code) => {
       clearInterval(poller)
       const wallSec = Number(process.hrtime.bigint() - started) / 1e9
-      resolvePromise({ code, stdout, stderr, wallSec, peakRss: peak })
+      resolvePromise({ code, stdout, stderr, wallSec, peakRss: peak, cpuSec: cpu })
     })
   })
 }
@@ -576,15 +589,25 @@ try {
   )
   const expected = `ok: ${work} (${bundle.trials} trials, ${bundle.events} events)`
   const runs = []
+  const floors = []
   for (let round = 0; round < rounds; round++) {
-    const run = await validate(work)
+    // Alternated with the validator, so that both see the same load on a shared machine.
+    const floor = await measure([floorScript, work])
+    if (floor.code !== 0) {
+      fail(`the floor measurement exited ${floor.code}:\n${floor.stderr.slice(0, 3000)}`)
+      break
+    }
+    floors.push(floor)
+    const run = await measure([cli, 'validate-bundle', work])
     if (run.code !== 0 || run.stdout.trim() !== expected) {
       fail(`validate-bundle exited ${run.code}:\n${run.stdout.slice(0, 3000)}\n${run.stderr.slice(0, 3000)}`)
       break
     }
     const rate = bytes / MIB / run.wallSec
     console.log(
-      `  round ${round + 1}: ${run.wallSec.toFixed(2)} s, ${rate.toFixed(1)} MiB/s, peak RSS ` +
+      `  round ${round + 1}: ${run.wallSec.toFixed(2)} s, ${rate.toFixed(1)} MiB/s, ` +
+        (run.cpuSec === undefined ? '' : `CPU ${run.cpuSec.toFixed(2)} s, `) +
+        'peak RSS ' +
         (run.peakRss === undefined ? 'n/a' : `${run.peakRss.toFixed(1)} MiB`),
     )
     runs.push(run)
@@ -595,7 +618,26 @@ try {
     const peaks = runs.map((r) => r.peakRss).filter((p) => p !== undefined)
     const peak = peaks.length > 0 ? median(peaks) : undefined
     const verdict = (ok) => (ok ? 'met' : 'MISSED')
+    const cpus = runs.map((r) => r.cpuSec).filter((c) => c !== undefined)
+    const floorWall = median(floors.map((r) => r.wallSec))
+    const floorCpus = floors.map((r) => r.cpuSec).filter((c) => c !== undefined)
     console.log(`  wall time   median ${wall.toFixed(2)} s of ${rounds}`)
+    if (cpus.length > 0) {
+      const cpu = median(cpus)
+      console.log(
+        `  CPU time    median ${cpu.toFixed(2)} s: ${(bytes / MIB / cpu).toFixed(1)} MiB per CPU-second ` +
+          '(what a core free for it would give)',
+      )
+    }
+    console.log(
+      `  floor       median ${floorWall.toFixed(2)} s, ${(bytes / MIB / floorWall).toFixed(1)} MiB/s` +
+        (floorCpus.length > 0 ? `, CPU ${median(floorCpus).toFixed(2)} s` : '') +
+        ` (read + SHA-256 + UTF-8 decode + JSON.parse of the JSONL files, bench/validate-floor.mjs); ` +
+        `validator / floor: wall ${(wall / floorWall).toFixed(2)}×` +
+        (floorCpus.length > 0 && cpus.length > 0
+          ? `, CPU ${(median(cpus) / median(floorCpus)).toFixed(2)}×`
+          : ''),
+    )
     console.log(
       `  throughput  median ${rate.toFixed(1)} MiB/s of the whole bundle ` +
         `(target >= ${THROUGHPUT_TARGET_MIB_S} MiB/s: ${verdict(rate >= THROUGHPUT_TARGET_MIB_S)})`,

@@ -60,12 +60,26 @@ export async function closeFile(fd: number): Promise<void> {
  * while it is read cannot make this read more than was measured. The next chunk is read while the caller works on
  * this one: a validator's parsing then never waits for the disk (or the thread pool) between chunks.
  */
-export async function* readChunks(file: OpenFile, chunkBytes = 256 * 1024): AsyncGenerator<Buffer> {
+export async function* readChunks(
+  file: OpenFile,
+  chunkBytes = 256 * 1024,
+  options: { reuse?: boolean } = {},
+): AsyncGenerator<Buffer> {
   let position = 0
+  // With `reuse`, two buffers take turns (one read into while the caller has the other): no allocation, and so no
+  // garbage, per chunk. A chunk is then only valid until the caller asks for the next one.
+  const spare = options.reuse
+    ? [
+        Buffer.allocUnsafe(Math.min(chunkBytes, file.size)),
+        Buffer.allocUnsafe(Math.min(chunkBytes, file.size)),
+      ]
+    : undefined
+  let turn = 0
   const readNext = (): Promise<{ chunk: Buffer; short: boolean }> | undefined => {
     if (position >= file.size) return undefined
-    // A fresh buffer each time: the caller may keep part of a chunk (an unfinished line) past the next read.
-    const buffer = Buffer.allocUnsafe(Math.min(chunkBytes, file.size - position))
+    const length = Math.min(chunkBytes, file.size - position)
+    // Otherwise a fresh buffer each time: the caller may keep part of a chunk (an unfinished line).
+    const buffer = spare ? spare[turn++ % 2]!.subarray(0, length) : Buffer.allocUnsafe(length)
     const at = position
     position += buffer.length
     return readFd(file.fd, buffer, 0, buffer.length, at).then((bytesRead) =>
