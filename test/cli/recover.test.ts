@@ -153,7 +153,7 @@ describe('agentevalops recover', () => {
     const bundle = join(runs, RUN_ID)
     expect(await validateBundle(bundle)).toEqual([])
     const read = await readBundle(bundle)
-    const byId = (t: TrialRecord) => `${t.taskId} #${t.trial}`
+    const byId = (t: Pick<TrialRecord, 'taskId' | 'trial'>) => `${t.taskId} #${t.trial}`
     const recovered = new Map(read.scores.trials.map((t) => [byId(t), t]))
     for (const t of finished)
       expect(recovered.get(byId(t))).toMatchObject({ outcome: t.outcome, scores: t.scores })
