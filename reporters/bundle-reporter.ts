@@ -26,7 +26,7 @@ import {
 import { differenceFromRegistered, nameTrials, writeBundle } from '../src/bundles/index.ts'
 import { registeredTrials, unendedTrials } from './registered-trials.ts'
 import { noTrialMatched } from './no-trial-matched.ts'
-import { readStagedRun, whyNotWritable } from '../src/stores/index.ts'
+import { readStagedRun, stagedTraces, whyNotWritable } from '../src/stores/index.ts'
 import { renderMarkdownReport } from '../src/reports/index.ts'
 import { terminalText } from '../src/reports/escape-terminal.ts'
 import {
@@ -41,7 +41,6 @@ import { derivedRunFiles, loadObservability, timeStage } from './derived-files.t
 import { appendGithubStepSummary, githubStepSummary } from './github-summary.ts'
 import { replayCommand, type ConfigReplay } from './replay-command.ts'
 import { gitState, type GitState } from './run-environment.ts'
-import { TracePrefetch } from './trace-prefetch.ts'
 import {
   artifactFiles,
   recordingsFile,
@@ -93,7 +92,6 @@ interface OpenRun {
   /** The bundles this run resumes, with their run ids. */
   resume: { dir: string; runId: string }[]
   files: Set<string>
-  traces: TracePrefetch
   /** Asked at the start: the answer does not change during the run, and the end is the busy part. */
   git: Promise<GitState>
 }
@@ -167,7 +165,6 @@ export class BundleReporter implements Reporter {
       gateComparisons: [],
       resume,
       files: new Set(),
-      traces: new TracePrefetch(),
       git: gitState(vitest.config.root),
     }
     for (const project of vitest.projects) {
@@ -204,7 +201,6 @@ export class BundleReporter implements Reporter {
     const record = parsed.data
     run.records.set(`${record.benchmark.id}\u0000${record.taskId}\u0000${record.trial}`, record)
     run.files.add(testCase.module.moduleId)
-    run.traces.add(join(run.stagingDir, parsed.data.tracePath))
   }
 
   async onTestRunEnd(
@@ -380,8 +376,8 @@ export class BundleReporter implements Reporter {
       metadata,
       trials,
       summary,
-      traceFiles: trials.map((t) => join(run.stagingDir, t.tracePath)),
-      readTraceFile: run.traces.read,
+      // Read from the worker logs trial by trial, in bundle order.
+      ...(await stagedTraces(run.stagingDir, trials)),
       reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
       extraFiles: [...(await recordingsFile(run.stagingDir)), ...(await artifactFiles(run.stagingDir))],
       derivedFiles: derived.derivedFiles,
