@@ -8,6 +8,14 @@ export {
   type TraceFileContents,
 } from './parse-trace.ts'
 export { traceFileName } from './trace-file-name.ts'
-export { readStagedRun, stagedTrialEvents, type StagedRun, type StagedTrial } from './staging/index.ts'
+export {
+  readStagedRun,
+  stagedTrialEvents,
+  LogTail,
+  workerLogPaths,
+  type LogLine,
+  type StagedRun,
+  type StagedTrial,
+} from './staging/index.ts'
 export { LocalArtifactStore } from './local-artifact-store.ts'
 export { whyNotWritable } from './writable-dir.ts'
