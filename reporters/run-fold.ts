@@ -1,0 +1,302 @@
+import { mkdir, open, type FileHandle } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import { FindingList, type Finding } from '../src/bundles/findings.ts'
+import { TraceChecker } from '../src/bundles/trace-checks.ts'
+import {
+  TRIAL_OUTCOMES,
+  type BenchmarkInfo,
+  type EvaluatorScore,
+  type ScoredTrial,
+  type TraceEvent,
+  type TrialRecord,
+} from '../src/core/index.ts'
+import type { SummarizedTrial } from '../src/scorers/index.ts'
+import { LogTail, workerLogPaths } from '../src/stores/index.ts'
+
+/** The folder of the run's staging folder where the bundle's big files grow, beside the worker logs they come from. */
+export const FOLD_DIR = 'fold'
+/** Each folded trial's events, a trial's together, in fold order: traces.jsonl is copied from it in bundle order. */
+export const FOLDED_TRACES_FILE = 'traces.unsorted.jsonl'
+/** Each folded trial's record, a line each, in fold order: scores.json is streamed from it in bundle order. */
+export const SPILLED_RECORDS_FILE = 'records.jsonl'
+
+/** A stretch of one of the fold's files. */
+export interface ByteRange {
+  offset: number
+  length: number
+}
+
+/**
+ * What the end of the run needs of a trial without reading its record: the statistics' fields, the task checksum
+ * (a baseline comparison's), the run id (the writer's check); its benchmark, runner and labels shared with the
+ * trials that have equal ones. A ScoredTrial to the report code for the fields it has (see `reportTrial`).
+ */
+export type SlimTrial = SummarizedTrial & {
+  runId: string
+  benchmark: BenchmarkInfo
+  taskChecksum: string
+  scores: readonly SlimScore[]
+}
+
+type SlimScore = Pick<EvaluatorScore, 'evaluatorId' | 'kind' | 'score' | 'passed' | 'error' | 'findings'>
+
+export interface FoldedTrial {
+  slim: SlimTrial
+  record: ByteRange
+  events: ByteRange
+  /**
+   * report.md shows more of it than the slim form holds: it did not pass, or one of its scores failed, erred or
+   * found something. Its record is read back from the spill for the report.
+   */
+  detailed: boolean
+  /** What was wrong with its events (TraceChecker's findings), when anything was. */
+  traceFindings?: Finding[]
+}
+
+/**
+ * Receives each trial as it folds (in fold order, not bundle order), with its events: the place where files that
+ * grow with the run (spans.jsonl, report.html's rows) take their part of each trial while the run goes on.
+ */
+export interface FoldedTrialSink {
+  trial(record: TrialRecord, events: readonly TraceEvent[]): void
+}
+
+interface FollowedLog {
+  tail: LogTail
+  /** Events of the log's trials that have not finished yet, by trial key. */
+  inFlight: Map<string, TraceEvent[]>
+}
+
+const OUTCOMES = new Set<unknown>(TRIAL_OUTCOMES)
+const NO_FINDINGS: SlimScore['findings'] = Object.freeze([]) as unknown as SlimScore['findings']
+
+/**
+ * Folds a live run's worker logs as they grow: each finished trial (its `record` line) leaves memory as a slim
+ * trial and two byte ranges, its record appended to the spill and its events to the folded traces; only the events
+ * of trials still running are held. Lines are our own worker's, so they are JSON.parse'd and checked for the shape
+ * the fold needs, never validated with zod again. A trial reported twice (a retried case) is the last one folded.
+ */
+export class RunFold {
+  /** By benchmark, task and trial: a trial is in the bundle once. */
+  readonly trials = new Map<string, FoldedTrial>()
+  /** Record lines that were no trial record, said once each when the run ends. */
+  readonly problems: string[] = []
+  private readonly logs = new Map<string, FollowedLog>()
+  private readonly shared = new Map<string, unknown>()
+  private spillSize = 0
+  private tracesSize = 0
+  private chain: Promise<void> = Promise.resolve()
+  private waiting = false
+  private failure: { error: unknown } | undefined
+
+  private constructor(
+    private readonly stagingDir: string,
+    private readonly runId: string,
+    readonly dir: string,
+    private readonly spill: FileHandle,
+    private readonly traces: FileHandle,
+    private readonly sinks: readonly FoldedTrialSink[],
+  ) {}
+
+  static async open(
+    stagingDir: string,
+    runId: string,
+    sinks: readonly FoldedTrialSink[] = [],
+  ): Promise<RunFold> {
+    const dir = join(stagingDir, FOLD_DIR)
+    await mkdir(dir, { recursive: true })
+    // Not fsynced: everything in them is in the durable worker logs, which recover reads.
+    const spill = await open(join(dir, SPILLED_RECORDS_FILE), 'w+')
+    const traces = await open(join(dir, FOLDED_TRACES_FILE), 'w+').catch(async (e: unknown) => {
+      await spill.close()
+      throw e
+    })
+    return new RunFold(stagingDir, runId, dir, spill, traces, sinks)
+  }
+
+  /** Folds what the logs gained since the last time, unless a catch-up is already waiting to start. */
+  poke(): void {
+    if (this.waiting) return
+    this.waiting = true
+    this.chain = this.chain.then(async () => {
+      this.waiting = false
+      if (this.failure) return
+      try {
+        await this.catchUp()
+      } catch (error) {
+        this.failure = { error }
+      }
+    })
+  }
+
+  /** Every line the logs held when called is folded; throws what went wrong with reading or writing them. */
+  async caughtUp(): Promise<void> {
+    this.waiting = false
+    this.poke()
+    await this.chain
+    if (this.failure) throw this.failure.error
+  }
+
+  /** Reads `range` of the spill or the folded traces. */
+  async read(file: 'records' | 'events', range: ByteRange): Promise<Buffer> {
+    const handle = file === 'records' ? this.spill : this.traces
+    const buffer = Buffer.allocUnsafe(range.length)
+    let done = 0
+    while (done < range.length) {
+      const { bytesRead } = await handle.read(buffer, done, range.length - done, range.offset + done)
+      if (bytesRead === 0) throw new Error(`${file} of the fold end before byte ${range.offset + done}`)
+      done += bytesRead
+    }
+    return buffer
+  }
+
+  async close(): Promise<void> {
+    await this.chain
+    await Promise.allSettled([this.spill.close(), this.traces.close()])
+    await Promise.allSettled([...this.logs.values()].map((log) => log.tail.close()))
+  }
+
+  private async catchUp(): Promise<void> {
+    for (const path of await workerLogPaths(this.stagingDir)) {
+      if (!this.logs.has(path)) this.logs.set(path, { tail: new LogTail(path), inFlight: new Map() })
+    }
+    const records: Buffer[] = []
+    const events: Buffer[] = []
+    for (const [path, log] of this.logs) {
+      for (const line of await log.tail.read()) {
+        if ('event' in line) this.hold(log, line.event)
+        else if ('record' in line) {
+          const folded = this.fold(log, line.record, basename(path))
+          if (folded) {
+            records.push(folded.record)
+            events.push(folded.events)
+          }
+        } else if (!('benchmark' in line)) this.problems.push(`${basename(path)}: a line of no known kind`)
+      }
+    }
+    if (records.length > 0) await this.spill.write(Buffer.concat(records))
+    if (events.length > 0) await this.traces.write(Buffer.concat(events))
+  }
+
+  private hold(log: FollowedLog, event: TraceEvent): void {
+    const key = trialKey(event.benchmark ?? '', event.taskId, event.trial)
+    const held = log.inFlight.get(key)
+    if (held) held.push(event)
+    else log.inFlight.set(key, [event])
+  }
+
+  private fold(
+    log: FollowedLog,
+    record: TrialRecord,
+    where: string,
+  ): { record: Buffer; events: Buffer } | undefined {
+    const problem = recordProblem(record)
+    if (problem !== null) {
+      this.problems.push(`${where}: a trial record that is not one (${problem})`)
+      return undefined
+    }
+    const key = trialKey(record.benchmark.id, record.taskId, record.trial)
+    // Events of a format that did not name their benchmark are keyed without it.
+    const unnamed = trialKey('', record.taskId, record.trial)
+    const events = log.inFlight.get(key) ?? log.inFlight.get(unnamed) ?? []
+    log.inFlight.delete(key)
+    log.inFlight.delete(unnamed)
+
+    const findings = new FindingList()
+    const checker = new TraceChecker(this.runId, findings, [
+      { benchmark: record.benchmark.id, taskId: record.taskId, trial: record.trial },
+    ])
+    let text = ''
+    events.forEach((event, i) => {
+      checker.add(event, `${where}: event ${i + 1} of task ${record.taskId} trial ${record.trial}`)
+      text += `${JSON.stringify(event)}\n`
+    })
+    checker.finish()
+    const recordBytes = Buffer.from(`${JSON.stringify(record)}\n`)
+    const eventBytes = Buffer.from(text)
+    const folded: FoldedTrial = {
+      slim: this.slim(record),
+      record: { offset: this.spillSize, length: recordBytes.length },
+      events: { offset: this.tracesSize, length: eventBytes.length },
+      detailed:
+        !record.passed || record.scores.some((s) => !s.passed || s.error !== null || s.findings.length > 0),
+      ...(findings.size > 0 ? { traceFindings: findings.toArray() } : {}),
+    }
+    this.spillSize += recordBytes.length
+    this.tracesSize += eventBytes.length
+    this.trials.set(key, folded)
+    for (const sink of this.sinks) sink.trial(record, events)
+    return { record: recordBytes, events: eventBytes }
+  }
+
+  private slim(record: TrialRecord): SlimTrial {
+    return {
+      runId: record.runId === this.runId ? this.runId : record.runId,
+      benchmark: this.share(record.benchmark),
+      taskId: record.taskId,
+      taskChecksum: record.taskChecksum,
+      trial: record.trial,
+      labels: this.share(record.labels),
+      passed: record.passed,
+      outcome: record.outcome,
+      result: record.result && this.share({ terminatedBy: record.result.terminatedBy }),
+      scores: record.scores.map((s) => ({
+        evaluatorId: s.evaluatorId,
+        kind: s.kind,
+        score: s.score,
+        passed: s.passed,
+        error: s.error,
+        findings: NO_FINDINGS,
+      })),
+      usage: {
+        tokens: record.usage.tokens,
+        costUsd: record.usage.costUsd,
+        wallSeconds: record.usage.wallSeconds,
+        turns: record.usage.turns,
+      },
+      runner: this.share(record.runner),
+    }
+  }
+
+  /** One object for equal values (a run has a few benchmarks, runners and label sets, not one per trial). */
+  private share<T>(value: T): T {
+    const key = JSON.stringify(value)
+    const known = this.shared.get(key)
+    if (known !== undefined) return known as T
+    this.shared.set(key, value)
+    return value
+  }
+}
+
+export function trialKey(benchmark: string, taskId: string, trial: number): string {
+  return `${benchmark}\u0000${taskId}\u0000${trial}`
+}
+
+/**
+ * The slim trial as the report code's ScoredTrial. Sound for a trial that is not `detailed`: report.md, the console
+ * and job summaries and the baseline comparison read of such a trial only the fields the slim form keeps.
+ */
+export function reportTrial(slim: SlimTrial): ScoredTrial {
+  return slim as unknown as ScoredTrial
+}
+
+/**
+ * Whether a log's record has the shape the fold and the bundle rely on: a check of our own worker's output against
+ * a bug or a damaged disk, not a validation (that happened where the data came from code we do not own).
+ */
+function recordProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return 'not an object'
+  const r = value as Partial<Record<keyof TrialRecord, unknown>>
+  const benchmark = r.benchmark as { id?: unknown } | null | undefined
+  if (typeof benchmark !== 'object' || benchmark === null || typeof benchmark.id !== 'string')
+    return 'no benchmark id'
+  if (typeof r.taskId !== 'string' || r.taskId === '') return 'no task id'
+  if (typeof r.trial !== 'number' || !Number.isInteger(r.trial) || r.trial < 0) return 'no trial number'
+  if (typeof r.runId !== 'string') return 'no run id'
+  if (!OUTCOMES.has(r.outcome) || typeof r.passed !== 'boolean') return 'no outcome'
+  if (!Array.isArray(r.scores) || !Array.isArray(r.verdicts)) return 'no scores or verdicts'
+  const usage = r.usage as Record<string, unknown> | null | undefined
+  if (typeof usage !== 'object' || usage === null || typeof usage['tokens'] !== 'number') return 'no usage'
+  if (typeof r.runner !== 'object' || r.runner === null) return 'no runner'
+  return null
+}
