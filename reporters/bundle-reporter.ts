@@ -198,6 +198,14 @@ export class BundleReporter implements Reporter {
     if (testCase.meta()[META_KEY] !== undefined) run.files.add(testCase.module.moduleId)
   }
 
+  /**
+   * Resolves once every trial the workers have logged so far is folded (as the reporter does by itself as cases
+   * end): for a caller that wants the run's data on disk before the run ends.
+   */
+  async caughtUp(): Promise<void> {
+    await this.run?.fold.caughtUp()
+  }
+
   async onTestRunEnd(
     modules: readonly TestModule[],
     _errors: readonly unknown[],

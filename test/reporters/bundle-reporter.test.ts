@@ -15,8 +15,11 @@ import {
   ProvidedRun,
   RunMetadata,
   ScoresFile,
+  type TraceEvent,
   type TrialRecord,
 } from '../../src/core/index.ts'
+import { toBundleJson } from '../../src/bundles/manifest.ts'
+import { makeEvents, makeTrials } from '../bundles/fixtures.ts'
 import { runTrial } from '../../src/engine/index.ts'
 import { matchesExpected } from '../../src/evaluators/index.ts'
 import { toolAccess } from '../../src/policy/index.ts'
@@ -477,5 +480,120 @@ describe('BundleReporter', () => {
     await expect(reporter.onTestRunStart()).rejects.toThrow('BundleReporter used before onInit')
     // Ending a run that never started is a no-op.
     await expect(reporter.onTestRunEnd([], [], 'passed')).resolves.toBeUndefined()
+  })
+})
+
+/**
+ * What the reporter holds, counted structurally: the distinct objects reachable from it through plain objects,
+ * arrays, maps, sets and the reporter's own classes (file handles, buffers and promises are the OS's and V8's), and
+ * whether any of them is a trial record or a trace event.
+ */
+function heldState(root: unknown): { objects: number; records: number; events: number } {
+  const seen = new Set<object>()
+  const held = { objects: 0, records: 0, events: 0 }
+  const ours = new Set(['BundleReporter', 'RunFold', 'Object', 'Array', 'Map', 'Set'])
+  const visit = (value: unknown): void => {
+    if (typeof value !== 'object' || value === null || seen.has(value)) return
+    seen.add(value)
+    if (!ours.has((value.constructor as { name?: string } | undefined)?.name ?? 'Object')) return
+    held.objects++
+    if ('verdicts' in value && 'tracePath' in value) held.records++
+    if ('spanId' in value && 'step' in value) held.events++
+    const children =
+      value instanceof Map
+        ? [...value.keys(), ...value.values()]
+        : value instanceof Set
+          ? [...value]
+          : Object.values(value)
+    for (const child of children) visit(child)
+  }
+  visit(root)
+  return held
+}
+
+describe('BundleReporter folding a run as it goes', () => {
+  /** `count` fixture trials of the run, each with its events, appended to a worker log as the worker does. */
+  async function logFixtureTrials(run: ProvidedRun, from: number, count: number) {
+    const tasks = Array.from({ length: count }, (_, i) => `task-${String(from + i).padStart(4, '0')}`)
+    const trials = makeTrials({ runId: run.runId, tasks, trials: 1 })
+    const log = workerLogPath(run.stagingDir, process.pid, 7)
+    await mkdir(dirname(log), { recursive: true })
+    let text = ''
+    const events: TraceEvent[] = []
+    for (const trial of trials) {
+      for (const event of makeEvents(trial)) {
+        text += `${JSON.stringify({ event })}\n`
+        events.push(event)
+      }
+      text += `${JSON.stringify({ record: trial })}\n`
+    }
+    await appendFile(log, text)
+    return { trials, events }
+  }
+
+  it('holds no trial record or event once a trial is folded, and a bounded few objects per trial', async () => {
+    const { reporter, start, end } = setup()
+    const run = await start()
+    const counts: number[] = []
+    for (const from of [0, 100, 200]) {
+      const { trials } = await logFixtureTrials(run, from, 100)
+      for (const trial of trials) reporter.onTestCaseResult(fakeCase(trial, root))
+      await reporter.caughtUp()
+      const held = heldState(reporter)
+      expect(held.records).toBe(0)
+      expect(held.events).toBe(0)
+      counts.push(held.objects)
+    }
+    // A record of these trials is some 30 objects; what stays of a folded trial is its slim form and two ranges.
+    const perTrial = (counts[2]! - counts[0]!) / 200
+    expect(perTrial).toBeLessThanOrEqual(8)
+    await end()
+    const bundle = await bundleOf(run)
+    expect(bundle.scores.trials).toHaveLength(300)
+    expect(await validateBundle(bundle.dir)).toEqual([])
+  })
+
+  it("has every finished trial's events on disk in the staging folder before the run ends", async () => {
+    const { reporter, start, end } = setup()
+    const run = await start()
+    const { trials, events } = await logFixtureTrials(run, 0, 40)
+    // Events of a trial still running: not folded until its record comes.
+    const [running] = makeTrials({ runId: run.runId, tasks: ['task-running'], trials: 1 })
+    const log = workerLogPath(run.stagingDir, process.pid, 7)
+    await appendFile(log, `${JSON.stringify({ event: makeEvents(running!)[0] })}\n`)
+    // Cases end in any order; one catch-up per case, coalesced.
+    for (const trial of [...trials].reverse()) reporter.onTestCaseResult(fakeCase(trial, root))
+    await reporter.caughtUp()
+
+    const folded = await readFile(join(run.stagingDir, 'fold', 'traces.unsorted.jsonl'), 'utf8')
+    const lines = folded.split('\n').filter((l) => l !== '')
+    expect(lines.sort()).toEqual(events.map((e) => JSON.stringify(e)).sort())
+    expect(existsSync(join(root, 'runs', run.runId))).toBe(false)
+
+    await appendFile(log, `${JSON.stringify({ event: makeEvents(running!)[1] })}\n`)
+    await end()
+    // The bundle's traces are the folded ones in bundle order; the trial that never finished is not in it.
+    const bundle = await bundleOf(run)
+    const { events: bundled } = await readBundle(bundle.dir)
+    expect(bundled.map((e) => JSON.stringify(e))).toEqual(events.map((e) => JSON.stringify(e)))
+    expect(bundle.scores.trials.map((t) => t.taskId)).toEqual(trials.map((t) => t.taskId))
+    expect(await validateBundle(bundle.dir)).toEqual([])
+  })
+
+  it('writes the scores.json writeBundle writes for the same trials', async () => {
+    const { reporter, start, end } = setup()
+    const run = await start()
+    const { trials } = await logFixtureTrials(run, 0, 6)
+    for (const trial of trials) reporter.onTestCaseResult(fakeCase(trial, root))
+    await end()
+    const bundle = await bundleOf(run)
+    const text = await readFile(join(bundle.dir, 'scores.json'), 'utf8')
+    const scores = ScoresFile.parse(JSON.parse(text))
+    const whole = {
+      schemaVersion: scores.schemaVersion,
+      trials: trials.map(({ runId: _r, timing: _t, ...t }) => t),
+      summary: scores.summary,
+    }
+    expect(text).toBe(toBundleJson(ScoresFile.parse(whole)))
   })
 })
