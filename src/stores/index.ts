@@ -1,5 +1,12 @@
 export { JsonlTraceStore, JsonlTraceWriter } from './jsonl-trace-store.ts'
 export { MemoryTraceStore } from './memory-trace-store.ts'
+export {
+  WorkerLog,
+  WorkerLogTraceStore,
+  WorkerLogTraceWriter,
+  WORKER_LOG_COMMIT_DELAY_MS,
+  workerLogFor,
+} from './worker-log.ts'
 export { GroupCommitFile, type GroupCommitStats } from './group-commit-file.ts'
 export {
   parseTraceJsonl,
@@ -13,7 +20,9 @@ export {
   stagedTrialEvents,
   LogTail,
   workerLogPaths,
+  stagedTraces,
   type LogLine,
+  type StagedTraces,
   type StagedRun,
   type StagedTrial,
 } from './staging/index.ts'

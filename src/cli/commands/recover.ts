@@ -16,6 +16,7 @@ import {
   checksumOf,
   isAgentEvalOpsError,
   RUN_HEADER_FILE,
+  WORKER_LOG_DIR,
   sdkVersion,
   type BenchmarkInfo,
   RunMetadata,
@@ -62,7 +63,11 @@ export const recoverCommand: Command = {
 }
 
 function isStaging(dir: string): boolean {
-  return existsSync(join(dir, RUN_HEADER_FILE)) || existsSync(join(dir, 'traces'))
+  return (
+    existsSync(join(dir, RUN_HEADER_FILE)) ||
+    existsSync(join(dir, WORKER_LOG_DIR)) ||
+    existsSync(join(dir, 'traces'))
+  )
 }
 
 async function recoverOne(dir: string, keep: boolean, io: CliIO): Promise<boolean> {
