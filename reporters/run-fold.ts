@@ -218,8 +218,7 @@ export class RunFold {
       slim: this.slim(record),
       record: { offset: this.spillSize, length: recordBytes.length },
       events: { offset: this.tracesSize, length: eventBytes.length },
-      detailed:
-        !record.passed || record.scores.some((s) => !s.passed || s.error !== null || s.findings.length > 0),
+      detailed: !record.passed || record.scores.some(showsMore),
       ...(findings.size > 0 ? { traceFindings: findings.toArray() } : {}),
     }
     this.spillSize += recordBytes.length
@@ -245,7 +244,7 @@ export class RunFold {
         kind: s.kind,
         score: s.score,
         passed: s.passed,
-        error: s.error,
+        error: (s as Partial<EvaluatorScore>).error ?? null,
         findings: NO_FINDINGS,
       })),
       usage: {
@@ -266,6 +265,15 @@ export class RunFold {
     this.shared.set(key, value)
     return value
   }
+}
+
+/**
+ * A score report.md says more of than the slim form keeps. Fields with schema defaults may be absent: the record is
+ * as the worker built it, not as a parse would have filled it in.
+ */
+function showsMore(score: EvaluatorScore): boolean {
+  const s = score as Partial<EvaluatorScore>
+  return !s.passed || (s.error ?? null) !== null || (s.findings?.length ?? 0) > 0
 }
 
 export function trialKey(benchmark: string, taskId: string, trial: number): string {
