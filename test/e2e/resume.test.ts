@@ -67,12 +67,11 @@ async function config(name: string, log: string): Promise<string> {
 async function stagedRecordCount(runsDir: string): Promise<number> {
   let n = 0
   for (const name of await listDir(join(runsDir, '.staging'))) {
-    const records = join(runsDir, '.staging', name, 'records')
+    const records = join(runsDir, '.staging', name, 'logs')
     const entries = await readdir(records, { recursive: true }).catch(() => [])
-    // Each worker's log holds a line per finished trial; a torn last line is not one.
-    for (const log of entries.filter((e) => String(e).endsWith('.records.jsonl'))) {
+    for (const log of entries.filter((e) => String(e).endsWith('.jsonl'))) {
       const text = await readFile(join(records, String(log)), 'utf8')
-      n += text.split('\n').filter((line) => line.endsWith('}')).length
+      n += text.split('\n').filter((line) => line.startsWith('{"record":') && line.endsWith('}')).length
     }
   }
   return n
