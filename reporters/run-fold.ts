@@ -160,8 +160,9 @@ export class RunFold {
     for (const path of await workerLogPaths(this.stagingDir)) {
       if (!this.logs.has(path)) this.logs.set(path, { tail: new LogTail(path), inFlight: new Map() })
     }
-    const records: Buffer[] = []
-    const events: Buffer[] = []
+    // Text, turned into bytes once per catch-up: a Buffer per trial costs more than the trial's bookkeeping.
+    const records: string[] = []
+    const events: string[] = []
     for (const [path, log] of this.logs) {
       for (const line of await log.tail.read()) {
         if ('event' in line) this.hold(log, line.event)
@@ -174,8 +175,8 @@ export class RunFold {
         } else if (!('benchmark' in line)) this.problems.push(`${basename(path)}: a line of no known kind`)
       }
     }
-    if (records.length > 0) await this.spill.write(Buffer.concat(records))
-    if (events.length > 0) await this.traces.write(Buffer.concat(events))
+    if (records.length > 0) await this.spill.writeFile(records.join(''))
+    if (events.length > 0) await this.traces.writeFile(events.join(''))
   }
 
   private hold(log: FollowedLog, event: TraceEvent): void {
@@ -189,7 +190,7 @@ export class RunFold {
     log: FollowedLog,
     record: TrialRecord,
     where: string,
-  ): { record: Buffer; events: Buffer } | undefined {
+  ): { record: string; events: string } | undefined {
     const problem = recordProblem(record)
     if (problem !== null) {
       this.problems.push(`${where}: a trial record that is not one (${problem})`)
@@ -212,20 +213,21 @@ export class RunFold {
       text += `${JSON.stringify(event)}\n`
     })
     checker.finish()
-    const recordBytes = Buffer.from(`${JSON.stringify(record)}\n`)
-    const eventBytes = Buffer.from(text)
+    const recordText = `${JSON.stringify(record)}\n`
+    const recordBytes = Buffer.byteLength(recordText)
+    const eventBytes = Buffer.byteLength(text)
     const folded: FoldedTrial = {
       slim: this.slim(record),
-      record: { offset: this.spillSize, length: recordBytes.length },
-      events: { offset: this.tracesSize, length: eventBytes.length },
+      record: { offset: this.spillSize, length: recordBytes },
+      events: { offset: this.tracesSize, length: eventBytes },
       detailed: !record.passed || record.scores.some(showsMore),
       ...(findings.size > 0 ? { traceFindings: findings.toArray() } : {}),
     }
-    this.spillSize += recordBytes.length
-    this.tracesSize += eventBytes.length
+    this.spillSize += recordBytes
+    this.tracesSize += eventBytes
     this.trials.set(key, folded)
     for (const sink of this.sinks) sink.trial(record, events)
-    return { record: recordBytes, events: eventBytes }
+    return { record: recordText, events: text }
   }
 
   private slim(record: TrialRecord): SlimTrial {
