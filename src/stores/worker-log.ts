@@ -16,9 +16,9 @@ import { parseTraceJsonl } from './parse-trace.ts'
 import { traceFileName } from './trace-file-name.ts'
 
 /**
- * How long the first append of a batch waits for others before its write + fsync. Measured with bench/store.mjs
- * (docs/performance.md): under many trials in flight, appends queue up behind the fsync in flight anyway; the window
- * only saves fsyncs when few trials run, at the price of this much latency on each awaited record.
+ * How long the first append of a batch waits for others before its write + fsync (bench/store.mjs measures 0, 1, 2
+ * and 5 ms): under many trials in flight, appends queue up behind the fsync in flight anyway; the window only saves
+ * fsyncs when few trials run, at the price of this much latency on each awaited record.
  */
 export const WORKER_LOG_COMMIT_DELAY_MS = 2
 
