@@ -43,11 +43,12 @@ import {
 } from '../src/scorers/index.ts'
 import { compareWithBaseline } from './baseline.ts'
 import { consoleSummary } from './console-summary.ts'
-import { derivedRunFiles, loadObservability, timeStage } from './derived-files.ts'
+import { derivedRunFiles, timeStage } from './derived-files.ts'
 import { appendGithubStepSummary, githubStepSummary } from './github-summary.ts'
 import { replayCommand, type ConfigReplay } from './replay-command.ts'
 import { gitState, type GitState } from './run-environment.ts'
 import { writeSortedParts } from './fold-seal.ts'
+import { GrowingFiles } from './growing-files.ts'
 import { RunFold, trialKey, type FoldedTrial } from './run-fold.ts'
 import {
   artifactFiles,
@@ -92,6 +93,8 @@ interface OpenRun {
   startedAt: Date
   /** The trials folded from the workers' logs so far, and the files the bundle's traces and scores come from. */
   fold: RunFold
+  /** The spans and report rows its trials add as they fold. */
+  growing: GrowingFiles
   /** Comparisons made by benchmarks' baseline gate cases. */
   gateComparisons: BaselineComparison[]
   /** The bundles this run resumes, with their run ids. */
@@ -122,8 +125,6 @@ export class BundleReporter implements Reporter {
 
   async onTestRunStart(): Promise<void> {
     const vitest = this.requireVitest()
-    // A failure to load shows, with its reason, when the bundle is written.
-    loadObservability().catch(() => undefined)
     const runId = this.options.runId ?? newRunId()
     const runsDir = resolve(vitest.config.root, this.options.runsDir)
     // A fixed run id repeats across runs (watch reruns, a retry after a crash): its staging folder must not.
@@ -161,12 +162,15 @@ export class BundleReporter implements Reporter {
         config: this.options.replay,
       }),
     })
+    const startedAt = new Date()
+    const growing = await GrowingFiles.open(startedAt)
     this.run = {
       runId,
       runsDir,
       stagingDir,
-      startedAt: new Date(),
-      fold: await RunFold.open(stagingDir, runId),
+      startedAt,
+      fold: await RunFold.open(stagingDir, runId, growing.parts),
+      growing,
       gateComparisons: [],
       resume,
       files: new Set(),
@@ -393,8 +397,11 @@ export class BundleReporter implements Reporter {
       ...(unreported ? { unreported } : {}),
       resumedFrom: run.resume.map((r) => r.runId),
     }
-    // spans.jsonl and report.html are still made from the whole run here, so they want every record and event.
-    const parts = await writeSortedParts(run.fold, sorted, true)
+    const parts = await writeSortedParts(
+      run.fold,
+      sorted,
+      run.growing.parts.map((p) => p.file),
+    )
     try {
       const trials = parts.reportTrials
       // Half a run measured against a whole one would read as a regression: an interrupted run is not compared.
@@ -402,8 +409,14 @@ export class BundleReporter implements Reporter {
         metadata.status === 'interrupted' ? undefined : await this.comparison(run, trials, benchmarks)
       if (comparison) summary.comparison = comparison
       const scores = await parts.finishScores(summary)
-      const derived = derivedRunFiles({ metadata, trials: parts.whole?.records ?? [], summary, score })
-      const derivedFiles = await derived.derivedFiles(parts.whole?.events ?? [])
+      const derived = derivedRunFiles({
+        metadata,
+        trials: [],
+        summary,
+        score,
+        ...run.growing.sealed(parts.parts, slims, run.fold.dir),
+      })
+      const derivedFiles = await derived.derivedFiles([])
       const dir = await sealBundle({
         runsDir: run.runsDir,
         metadata,

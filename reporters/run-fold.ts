@@ -51,14 +51,27 @@ export interface FoldedTrial {
   detailed: boolean
   /** What was wrong with its events (TraceChecker's findings), when anything was. */
   traceFindings?: Finding[]
+  /** Its text in each part's file, in the order the parts were given: offset and length of each, flat. */
+  parts: number[]
+}
+
+/** A part's file, open for the fold's appends. */
+interface PartFile {
+  part: FoldedTrialPart
+  handle: FileHandle
+  size: number
 }
 
 /**
- * Receives each trial as it folds (in fold order, not bundle order), with its events: the place where files that
- * grow with the run (spans.jsonl, report.html's rows) take their part of each trial while the run goes on.
+ * A file that grows with the run by a text per folded trial (spans.jsonl's lines, report.html's rows), made from the
+ * trial's record and events while the run goes on. The fold keeps each trial's byte range of it, so the end copies
+ * the texts of the trials the bundle holds, in bundle order: a trial folded twice or cut short leaves no trace in it.
  */
-export interface FoldedTrialSink {
-  trial(record: TrialRecord, events: readonly TraceEvent[]): void
+export interface FoldedTrialPart {
+  /** Its file's name in the fold folder. */
+  file: string
+  /** The trial's text: whole lines, each ending in a newline. */
+  text(record: TrialRecord, events: readonly TraceEvent[]): string
 }
 
 interface FollowedLog {
@@ -95,23 +108,28 @@ export class RunFold {
     readonly dir: string,
     private readonly spill: FileHandle,
     private readonly traces: FileHandle,
-    private readonly sinks: readonly FoldedTrialSink[],
+    private readonly parts: readonly PartFile[],
   ) {}
 
   static async open(
     stagingDir: string,
     runId: string,
-    sinks: readonly FoldedTrialSink[] = [],
+    parts: readonly FoldedTrialPart[] = [],
   ): Promise<RunFold> {
     const dir = join(stagingDir, FOLD_DIR)
     await mkdir(dir, { recursive: true })
     // Not fsynced: everything in them is in the durable worker logs, which recover reads.
-    const spill = await open(join(dir, SPILLED_RECORDS_FILE), 'w+')
-    const traces = await open(join(dir, FOLDED_TRACES_FILE), 'w+').catch(async (e: unknown) => {
-      await spill.close()
-      throw e
-    })
-    return new RunFold(stagingDir, runId, dir, spill, traces, sinks)
+    const names = [SPILLED_RECORDS_FILE, FOLDED_TRACES_FILE, ...parts.map((p) => p.file)]
+    const opened = await Promise.allSettled(names.map((name) => open(join(dir, name), 'w+')))
+    const handles = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []))
+    const failed = opened.find((o) => o.status === 'rejected')
+    if (failed) {
+      await Promise.allSettled(handles.map((h) => h.close()))
+      throw failed.reason
+    }
+    const [spill, traces, ...partHandles] = handles as [FileHandle, FileHandle, ...FileHandle[]]
+    const files = parts.map((part, i) => ({ part, handle: partHandles[i]!, size: 0 }))
+    return new RunFold(stagingDir, runId, dir, spill, traces, files)
   }
 
   /** Folds what the logs gained since the last time, unless a catch-up is already waiting to start. */
@@ -137,9 +155,10 @@ export class RunFold {
     if (this.failure) throw this.failure.error
   }
 
-  /** Reads `range` of the spill or the folded traces. */
-  async read(file: 'records' | 'events', range: ByteRange): Promise<Buffer> {
-    const handle = file === 'records' ? this.spill : this.traces
+  /** Reads `range` of the spill, the folded traces, or the part of that index. */
+  async read(file: 'records' | 'events' | number, range: ByteRange): Promise<Buffer> {
+    const handle =
+      file === 'records' ? this.spill : file === 'events' ? this.traces : this.parts[file]!.handle
     const buffer = Buffer.allocUnsafe(range.length)
     let done = 0
     while (done < range.length) {
@@ -152,7 +171,9 @@ export class RunFold {
 
   async close(): Promise<void> {
     await this.chain
-    await Promise.allSettled([this.spill.close(), this.traces.close()])
+    await Promise.allSettled(
+      [this.spill, this.traces, ...this.parts.map((p) => p.handle)].map((h) => h.close()),
+    )
     await Promise.allSettled([...this.logs.values()].map((log) => log.tail.close()))
   }
 
@@ -163,6 +184,7 @@ export class RunFold {
     // Text, turned into bytes once per catch-up: a Buffer per trial costs more than the trial's bookkeeping.
     const records: string[] = []
     const events: string[] = []
+    const texts: string[][] = this.parts.map(() => [])
     for (const [path, log] of this.logs) {
       for (const line of await log.tail.read()) {
         if ('event' in line) this.hold(log, line.event)
@@ -171,12 +193,16 @@ export class RunFold {
           if (folded) {
             records.push(folded.record)
             events.push(folded.events)
+            folded.parts.forEach((text, i) => texts[i]!.push(text))
           }
         } else if (!('benchmark' in line)) this.problems.push(`${basename(path)}: a line of no known kind`)
       }
     }
     if (records.length > 0) await this.spill.writeFile(records.join(''))
     if (events.length > 0) await this.traces.writeFile(events.join(''))
+    await Promise.all(
+      this.parts.map((p, i) => (texts[i]!.length > 0 ? p.handle.writeFile(texts[i]!.join('')) : undefined)),
+    )
   }
 
   private hold(log: FollowedLog, event: TraceEvent): void {
@@ -190,7 +216,7 @@ export class RunFold {
     log: FollowedLog,
     record: TrialRecord,
     where: string,
-  ): { record: string; events: string } | undefined {
+  ): { record: string; events: string; parts: string[] } | undefined {
     const problem = recordProblem(record)
     if (problem !== null) {
       this.problems.push(`${where}: a trial record that is not one (${problem})`)
@@ -216,18 +242,26 @@ export class RunFold {
     const recordText = `${JSON.stringify(record)}\n`
     const recordBytes = Buffer.byteLength(recordText)
     const eventBytes = Buffer.byteLength(text)
+    const parts = this.parts.map((p) => p.part.text(record, events))
+    const partRanges: number[] = []
+    parts.forEach((partText, i) => {
+      const file = this.parts[i]!
+      const length = Buffer.byteLength(partText)
+      partRanges.push(file.size, length)
+      file.size += length
+    })
     const folded: FoldedTrial = {
       slim: this.slim(record),
       record: { offset: this.spillSize, length: recordBytes },
       events: { offset: this.tracesSize, length: eventBytes },
       detailed: !record.passed || record.scores.some(showsMore),
       ...(findings.size > 0 ? { traceFindings: findings.toArray() } : {}),
+      parts: partRanges,
     }
     this.spillSize += recordBytes
     this.tracesSize += eventBytes
     this.trials.set(key, folded)
-    for (const sink of this.sinks) sink.trial(record, events)
-    return { record: recordText, events: text }
+    return { record: recordText, events: text, parts }
   }
 
   private slim(record: TrialRecord): SlimTrial {

@@ -580,6 +580,52 @@ describe('BundleReporter folding a run as it goes', () => {
     expect(await validateBundle(bundle.dir)).toEqual([])
   })
 
+  it("grows spans.jsonl's trial lines and report.html's rows during the run; a trial folded twice is in them once", async () => {
+    const { reporter, start, end } = setup()
+    const run = await start()
+    const { trials } = await logFixtureTrials(run, 0, 12)
+    // The first trial again (a retried case), after the others: the last one folded is the bundle's.
+    const again = { ...trials[0]!, warnings: ['folded twice'] }
+    const log = workerLogPath(run.stagingDir, process.pid, 7)
+    await appendFile(
+      log,
+      `${makeEvents(again)
+        .map((event) => `${JSON.stringify({ event })}\n`)
+        .join('')}`,
+    )
+    await appendFile(log, `${JSON.stringify({ record: again })}\n`)
+    for (const trial of trials) reporter.onTestCaseResult(fakeCase(trial, root))
+    await reporter.caughtUp()
+
+    const grown = async (file: string) =>
+      (await readFile(join(run.stagingDir, 'fold', file), 'utf8')).split('\n').filter((l) => l !== '')
+    // Each fold of a trial added its part, before the run ended and with no bundle yet.
+    expect(await grown('spans.jsonl')).toHaveLength(13)
+    expect(await grown('report-rows.jsonl')).toHaveLength(13)
+    expect(existsSync(join(root, 'runs', run.runId))).toBe(false)
+
+    await end()
+    const bundle = await bundleOf(run)
+    const spans = (await readFile(join(bundle.dir, 'spans.jsonl'), 'utf8'))
+      .split('\n')
+      .filter((l) => l !== '')
+    // A line per bundled trial, then the run's own line with the eval.run root.
+    expect(spans).toHaveLength(13)
+    const names = (line: string) =>
+      (JSON.parse(line) as { resourceSpans: { scopeSpans: { spans: { name: string }[] }[] }[] }).resourceSpans
+        .flatMap((r) => r.scopeSpans)
+        .flatMap((s) => s.spans)
+        .map((sp) => sp.name)
+    expect(names(spans.at(-1)!)).toContain('eval.run')
+    expect(spans.slice(0, -1).filter((l) => names(l).includes('eval.task'))).toHaveLength(12)
+    const html = await readFile(join(bundle.dir, 'report.html'), 'utf8')
+    const rows = [
+      ...html.matchAll(/<script type="application\/json" class="rows">([\s\S]*?)<\/script>/g),
+    ].flatMap((m) => JSON.parse(m[1]!) as unknown[])
+    expect(rows).toHaveLength(12)
+    expect(await validateBundle(bundle.dir)).toEqual([])
+  })
+
   it('writes the scores.json writeBundle writes for the same trials', async () => {
     const { reporter, start, end } = setup()
     const run = await start()
