@@ -200,9 +200,9 @@ export class RunFold {
     }
     if (records.length > 0) await this.spill.writeFile(records.join(''))
     if (events.length > 0) await this.traces.writeFile(events.join(''))
-    await Promise.all(
-      this.parts.map((p, i) => (texts[i]!.length > 0 ? p.handle.writeFile(texts[i]!.join('')) : undefined)),
-    )
+    for (const [i, part] of this.parts.entries()) {
+      if (texts[i]!.length > 0) await part.handle.writeFile(texts[i]!.join(''))
+    }
   }
 
   private hold(log: FollowedLog, event: TraceEvent): void {
