@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { measuredRun, median } from './shared.mjs'
+import { measuredRun, summarize } from './shared.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const peers = join(root, 'bench', 'peers')
@@ -99,26 +99,19 @@ for (const n of sizes) {
         }).join(' · '),
     )
   }
-  const row = { n }
-  for (const side of SIDES) {
-    const rs = results[side.name]
-    row[side.name] = {
-      wallMs: median(rs.map((r) => r.wallMs)),
-      cpuMs: median(rs.map((r) => r.cpuMs)),
-      peakMb: median(rs.map((r) => r.peakMb)),
-    }
-  }
-  summary.push(row)
+  // pair by pair: the peers' rounds against ours, for who is ahead
+  const vsOurs = summarize(results, 'agentevalops')
+  summary.push({ n, ...summarize(results, 'plain'), vsOurs })
 }
 
 // Paste-ready, one table like the issue's: each tool's medians, then its ratio against plain Vitest in this run.
-const cell = (s, p) =>
-  `${s.wallMs.toFixed(0)} ms (${(s.wallMs / p.wallMs).toFixed(2)}×) · ${s.cpuMs.toFixed(0)} ms cpu ` +
-  `(${(s.cpuMs / p.cpuMs).toFixed(2)}×) · ${s.peakMb.toFixed(0)} MiB (${(s.peakMb / p.peakMb).toFixed(2)}×)`
+const cell = (s) =>
+  `${s.wallMs.toFixed(0)} ms (${s.ratio.wallMs.toFixed(2)}×) · ${s.cpuMs.toFixed(0)} ms cpu ` +
+  `(${s.ratio.cpuMs.toFixed(2)}×) · ${s.peakMb.toFixed(0)} MiB (${s.ratio.peakMb.toFixed(2)}×)`
 const names = SIDES.map((s) => (versions[s.name] ? `${s.name} ${versions[s.name]}` : s.name))
 console.log(
   `\npeer benchmark (${new Date().toISOString()}): N scripted tasks, 20 ms latency, concurrency 50, one exact-match ` +
-    `score, cold runs, medians of ${rounds}; each cell: wall · cpu · peak RSS (tree), ratio vs plain Vitest`,
+    `score, cold runs, medians of ${rounds}; each cell: wall · cpu · peak RSS (tree), each with its ratio vs plain Vitest (median of the pair-by-pair ratios)`,
 )
 console.log(`| N | ${names.join(' | ')} |`)
 console.log(`|---|${names.map(() => '---|').join('')}`)
@@ -127,14 +120,13 @@ for (const r of summary) {
   const cells = SIDES.map((s) =>
     s.name === 'plain'
       ? `${p.wallMs.toFixed(0)} ms · ${p.cpuMs.toFixed(0)} ms cpu · ${p.peakMb.toFixed(0)} MiB`
-      : cell(r[s.name], p),
+      : cell(r[s.name]),
   )
   console.log(`| ${r.n.toLocaleString('en-US')} | ${cells.join(' | ')} |`)
 }
 for (const r of summary) {
-  const ours = r.agentevalops.wallMs
   const ahead = SIDES.filter((s) => s.name !== 'plain' && s.name !== 'agentevalops').map(
-    (s) => `${s.name} ${(r[s.name].wallMs / ours).toFixed(2)}×`,
+    (s) => `${s.name} ${r.vsOurs[s.name].ratio.wallMs.toFixed(2)}×`,
   )
   console.log(
     `N = ${r.n.toLocaleString('en-US')}: peers' wall over agentevalops' (> 1 = we are ahead): ${ahead.join(', ')}`,

@@ -15,7 +15,7 @@ import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { treeCpuMs, treeRssKb } from './proc-tree.mjs'
-import { measuredRun, median } from './shared.mjs'
+import { measuredRun, median, summarize } from './shared.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const vitestBin = join(root, 'node_modules', 'vitest', 'vitest.mjs')
@@ -220,14 +220,7 @@ for (const size of sizes) {
   )
   try {
     const results = await measureSize(size)
-    const med = (side, key) => median(results[side].map((r) => r[key]))
-    const row = { ...size, rounds: roundsFor(size.n) }
-    for (const side of SIDES)
-      row[side.name] = {
-        wallMs: med(side.name, 'wallMs'),
-        cpuMs: med(side.name, 'cpuMs'),
-        peakMb: med(side.name, 'peakMb'),
-      }
+    const row = { ...size, rounds: roundsFor(size.n), ...summarize(results, 'plain') }
     row.bundle = await checkBundle(size.n)
     console.log(`  bundle: ${row.bundle}`)
     summary.push(row)
@@ -260,7 +253,8 @@ for (const r of summary) {
     )
   }
 }
-console.log('\n| N | wall ratio | cpu ratio | peak RSS ratio | per trial vs 1k (wall, cpu) |')
+// ratios: median of the pair-by-pair ratios of the rounds (each agentevalops round over the plain round before it)
+console.log('\n| N | wall ratio | cpu ratio | peak RSS (medians), ratio | per trial vs 1k (wall, cpu) |')
 console.log('|---|---|---|---|---|')
 for (const r of summary) {
   if (r.failed) continue
@@ -273,9 +267,9 @@ for (const r of summary) {
     vs1k = `${fmtRatio(w, t.perTrialVs1k)}, ${fmtRatio(c, t.perTrialVs1k)}`
   }
   console.log(
-    `| ${r.n.toLocaleString('en-US')}${r.watch ? ' (watch rerun)' : ''} | ${fmtRatio(a.wallMs / p.wallMs, t.wall)} | ` +
-      `${fmtRatio(a.cpuMs / p.cpuMs, t.cpu)} | ${a.peakMb.toFixed(0)} vs ${p.peakMb.toFixed(0)} MiB, ` +
-      `${fmtRatio(a.peakMb / p.peakMb, t.rss)} | ${vs1k} |`,
+    `| ${r.n.toLocaleString('en-US')}${r.watch ? ' (watch rerun)' : ''} | ${fmtRatio(a.ratio.wallMs, t.wall)} | ` +
+      `${fmtRatio(a.ratio.cpuMs, t.cpu)} | ${a.peakMb.toFixed(0)} vs ${p.peakMb.toFixed(0)} MiB, ` +
+      `${fmtRatio(a.ratio.peakMb, t.rss)} | ${vs1k} |`,
   )
 }
 // Memory growth per trial between consecutive cold sizes: what each extra trial costs in peak RSS.

@@ -20,3 +20,12 @@ export function measuredRun(
   sampledCpuMs: number
 }>
 export function takeBundle<T>(runsDir: string, readBundle: (dir: string) => Promise<T>): Promise<T>
+export interface Figures {
+  wallMs: number
+  cpuMs: number
+  peakMb: number
+}
+export function summarize(
+  results: Record<string, Figures[]>,
+  baseline: string,
+): Record<string, Figures & { ratio: Figures }>

@@ -71,6 +71,26 @@ export async function measuredRun(argv, { cwd, env, timeoutMs, sampleMs = 25 }) 
   }
 }
 
+/**
+ * Medians of each side's rounds, and each side's ratios against `baseline` taken pair by pair (round i against the
+ * baseline's round i, run back to back), then the median: steadier than a ratio of medians on a busy machine.
+ * `results` maps a side's name to its rounds' `{ wallMs, cpuMs, peakMb }`.
+ */
+export function summarize(results, baseline) {
+  const keys = ['wallMs', 'cpuMs', 'peakMb']
+  return Object.fromEntries(
+    Object.entries(results).map(([name, rounds]) => [
+      name,
+      {
+        ...Object.fromEntries(keys.map((k) => [k, median(rounds.map((r) => r[k]))])),
+        ratio: Object.fromEntries(
+          keys.map((k) => [k, median(rounds.map((r, i) => r[k] / results[baseline][i][k]))]),
+        ),
+      },
+    ]),
+  )
+}
+
 /** The one bundle a run left in `runsDir`, read with `readBundle` and removed so the next run's is the only one. */
 export async function takeBundle(runsDir, readBundle) {
   const dirs = readdirSync(runsDir).filter((d) => !d.startsWith('.'))
