@@ -32,11 +32,10 @@ import {
   recordModeFromEnv,
   type RecordingEntry,
 } from '../src/recording/index.ts'
-import { JsonlTraceStore } from '../src/stores/index.ts'
+import { workerLogFor } from '../src/stores/worker-log.ts'
 import { explainTrial, isHarnessFailure, passRate, trialHeadline, type Gate } from './gate.ts'
 import { baselineGateFor, registerBaselineGate } from './baseline-gate.ts'
 import { announceRunAgain, carryOver, reuseFor } from './resume.ts'
-import { stageBenchmark, stageTrialRecord } from './staging.ts'
 import {
   ASSERT_EVALUATOR_ID,
   runAssertions,
@@ -48,8 +47,6 @@ import { currentRun, providedRun } from './provided-run.ts'
 import type { CompareOptions } from '../src/scorers/index.ts'
 import { ANNOTATE_PROVIDE_KEY } from './vite-plugin.ts'
 
-// One store per trace folder and worker: trials of a run share it instead of each setting up the folder again.
-const stores = new Map<string, JsonlTraceStore>()
 // One session per recordings folder and worker: trials of a task share its cassette file.
 const recordingSessions = new Map<string, RecordingSession>()
 
@@ -82,12 +79,6 @@ async function keepRecordingsUsed(
   )
   await mkdir(dirname(path), { recursive: true })
   await writeFile(path, used.map((e) => `${JSON.stringify(redactor.json(e))}\n`).join(''))
-}
-
-function storeFor(root: string): JsonlTraceStore {
-  let store = stores.get(root)
-  if (!store) stores.set(root, (store = new JsonlTraceStore(root)))
-  return store
 }
 
 /** A trial that failed its case: Vitest reports the message, which names the trace steps at fault. */
@@ -203,7 +194,10 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
           )
           const modelCalls = recordings.gateFor({ benchmark: info.id, taskId: task.id, trial })
           const runnerInfo = runner.runnerInfo()
-          await stageBenchmark(traceRoot, { benchmark: info, runner: runnerInfo })
+          // Every trial of this worker writes its events and record to one log (see src/core/staging.ts).
+          const log = workerLogFor(run.stagingDir)
+          // On disk before this trial's first event, which follows it in the log: not awaited here.
+          log.stageBenchmark({ benchmark: info, runner: runnerInfo }).catch(() => undefined)
           const limits = trialLimits(
             typeof options.limits === 'function' ? options.limits(task) : options.limits,
             benchmark.taskLimits?.(task),
@@ -240,7 +234,7 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
             evaluators: options.evaluators,
             policy: options.policy,
             limits,
-            traceStore: storeFor(traceRoot),
+            traceStore: log.traceStore(info.id),
             signal,
             modelCalls,
             reuse,
@@ -270,8 +264,9 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
           }
           const base = withoutAssertScore(engineRecord)
           const handed = assertions ? withAssertScore(base, assertions, redactor()) : base
-          // On disk before it is handed over: a run killed from here on still has this trial to recover.
-          await stageTrialRecord(run.stagingDir, handed)
+          // On disk, with the trial's events before it, before it is handed over: a run killed from here on still
+          // has this trial to recover.
+          await log.appendRecord(handed)
           // A non-cloneable value here would drop the whole file's results, so only plain JSON crosses over.
           testCase.meta.agentevalops = JSON.parse(JSON.stringify(handed)) as TrialRecord
           finished.push(handed)

@@ -26,8 +26,9 @@ import {
 import { differenceFromRegistered, nameTrials, writeBundle } from '../src/bundles/index.ts'
 import { registeredTrials, unendedTrials } from './registered-trials.ts'
 import { noTrialMatched } from './no-trial-matched.ts'
-import { readStagedRun, whyNotWritable } from '../src/stores/index.ts'
+import { readStagedRun, stagedTraces, whyNotWritable } from '../src/stores/index.ts'
 import { renderMarkdownReport } from '../src/reports/index.ts'
+import { terminalText } from '../src/reports/escape-terminal.ts'
 import {
   resolveSummarySettings,
   summarizeTrials,
@@ -40,7 +41,6 @@ import { derivedRunFiles, loadObservability, timeStage } from './derived-files.t
 import { appendGithubStepSummary, githubStepSummary } from './github-summary.ts'
 import { replayCommand, type ConfigReplay } from './replay-command.ts'
 import { gitState, type GitState } from './run-environment.ts'
-import { TracePrefetch } from './trace-prefetch.ts'
 import {
   artifactFiles,
   recordingsFile,
@@ -92,7 +92,6 @@ interface OpenRun {
   /** The bundles this run resumes, with their run ids. */
   resume: { dir: string; runId: string }[]
   files: Set<string>
-  traces: TracePrefetch
   /** Asked at the start: the answer does not change during the run, and the end is the busy part. */
   git: Promise<GitState>
 }
@@ -166,7 +165,6 @@ export class BundleReporter implements Reporter {
       gateComparisons: [],
       resume,
       files: new Set(),
-      traces: new TracePrefetch(),
       git: gitState(vitest.config.root),
     }
     for (const project of vitest.projects) {
@@ -196,14 +194,13 @@ export class BundleReporter implements Reporter {
     const parsed = TrialRecord.safeParse(meta)
     if (!parsed.success) {
       this.requireVitest().logger.error(
-        `agentevalops: ${testCase.fullName} handed an invalid trial record; it is left out of the bundle: ${parsed.error.message}`,
+        `agentevalops: ${terminalText(testCase.fullName)} handed an invalid trial record; it is left out of the bundle: ${terminalText(parsed.error.message)}`,
       )
       return
     }
     const record = parsed.data
     run.records.set(`${record.benchmark.id}\u0000${record.taskId}\u0000${record.trial}`, record)
     run.files.add(testCase.module.moduleId)
-    run.traces.add(join(run.stagingDir, parsed.data.tracePath))
   }
 
   async onTestRunEnd(
@@ -237,9 +234,9 @@ export class BundleReporter implements Reporter {
       process.exitCode = 1
       vitest.logger.error(
         `agentevalops: ${unreported.trials.reduce((n, t) => n + t.trials.length, 0)} trial(s) never reported back ` +
-          `(their worker died: killed, out of memory?) in ${unreported.files.join(', ')}: ` +
-          `${nameTrials(differenceFromRegistered(unreported.trials, []).missing)}. The run is interrupted; ` +
-          `the traces they left stay in ${relative(process.cwd(), run.stagingDir) || run.stagingDir}.`,
+          `(their worker died: killed, out of memory?) in ${terminalText(unreported.files.join(', '))}: ` +
+          `${terminalText(nameTrials(differenceFromRegistered(unreported.trials, []).missing))}. The run is interrupted; ` +
+          `the traces they left stay in ${terminalText(relative(process.cwd(), run.stagingDir) || run.stagingDir)}.`,
       )
     }
     if (run.records.size === 0) {
@@ -270,8 +267,8 @@ export class BundleReporter implements Reporter {
       const shown = relative(process.cwd(), dir) || dir
       if (unreported) {
         vitest.logger.error(
-          `agentevalops: bundle ${shown} is interrupted; run its missing trials with: ` +
-            `AGENTEVALOPS_RESUME=${shown} npx vitest run --project ${this.options.project}`,
+          `agentevalops: bundle ${terminalText(shown)} is interrupted; run its missing trials with: ` +
+            `AGENTEVALOPS_RESUME=${terminalText(shown)} npx vitest run --project ${this.options.project}`,
         )
       }
       this.warnAboutUnbundled(metadata, trials, shown)
@@ -284,8 +281,8 @@ export class BundleReporter implements Reporter {
     } catch (error) {
       // The staging folder stays: every finished trial's trace is still there to recover from.
       vitest.logger.error(
-        `agentevalops: could not write the bundle of run ${run.runId} (${errorMessage(error)}). ` +
-          `Its traces are kept in ${run.stagingDir}.`,
+        `agentevalops: could not write the bundle of run ${terminalText(run.runId)} (${terminalText(errorMessage(error))}). ` +
+          `Its traces are kept in ${terminalText(run.stagingDir)}.`,
       )
       process.exitCode = 1
     }
@@ -379,8 +376,8 @@ export class BundleReporter implements Reporter {
       metadata,
       trials,
       summary,
-      traceFiles: trials.map((t) => join(run.stagingDir, t.tracePath)),
-      readTraceFile: run.traces.read,
+      // Read from the worker logs trial by trial, in bundle order.
+      ...(await stagedTraces(run.stagingDir, trials)),
       reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
       extraFiles: [...(await recordingsFile(run.stagingDir)), ...(await artifactFiles(run.stagingDir))],
       derivedFiles: derived.derivedFiles,
@@ -408,7 +405,7 @@ export class BundleReporter implements Reporter {
     const { missing } = differenceFromRegistered(metadata.registeredTrials, trials)
     if (missing.length === 0) return
     this.requireVitest().logger.error(
-      `agentevalops: ${missing.length} trial(s) the run registered are not in bundle ${shown}: ${nameTrials(missing)}. ` +
+      `agentevalops: ${missing.length} trial(s) the run registered are not in bundle ${terminalText(shown)}: ${terminalText(nameTrials(missing))}. ` +
         'Their cases ended without a trial record: see their errors above.',
     )
   }
@@ -424,7 +421,7 @@ export class BundleReporter implements Reporter {
       if (!stale.bundled || !resumed.has(stale.runId)) continue
       await removeStaging(stale.dir)
       this.requireVitest().logger.log(
-        `agentevalops: removed ${relative(process.cwd(), stale.dir) || stale.dir}, the staging folder of resumed run ${stale.runId}`,
+        `agentevalops: removed ${terminalText(relative(process.cwd(), stale.dir) || stale.dir)}, the staging folder of resumed run ${terminalText(stale.runId)}`,
       )
     }
   }
@@ -432,18 +429,20 @@ export class BundleReporter implements Reporter {
   /** Staging folders of runs that died without a bundle: their finished trials are one command away. */
   private async warnAboutUnrecovered(runsDir: string, own: string): Promise<void> {
     for (const stale of await unrecoveredStagings(runsDir, own)) {
-      const shown = relative(process.cwd(), stale.dir) || stale.dir
+      const shown = terminalText(relative(process.cwd(), stale.dir) || stale.dir)
       if (stale.bundled) {
-        const bundle = relative(process.cwd(), join(runsDir, stale.runId)) || join(runsDir, stale.runId)
+        const bundle = terminalText(
+          relative(process.cwd(), join(runsDir, stale.runId)) || join(runsDir, stale.runId),
+        )
         this.requireVitest().logger.warn(
-          `agentevalops: ${shown} keeps the traces of run ${stale.runId}, whose bundle ${bundle} is interrupted. ` +
+          `agentevalops: ${shown} keeps the traces of run ${terminalText(stale.runId)}, whose bundle ${bundle} is interrupted. ` +
             `Finish it with: AGENTEVALOPS_RESUME=${bundle} npx vitest run --project ${this.options.project}`,
         )
         continue
       }
       this.requireVitest().logger.warn(
-        `agentevalops: ${relative(process.cwd(), stale.dir) || stale.dir} holds ${stale.records} finished trial(s) of run ${stale.runId}, ` +
-          `which ended without a bundle. Recover them with: npx agentevalops recover ${relative(process.cwd(), stale.dir) || stale.dir}`,
+        `agentevalops: ${shown} holds ${stale.records} finished trial(s) of run ${terminalText(stale.runId)}, ` +
+          `which ended without a bundle. Recover them with: npx agentevalops recover ${shown}`,
       )
     }
   }
@@ -467,7 +466,7 @@ export class BundleReporter implements Reporter {
       return comparison
     } catch (error) {
       this.requireVitest().logger.error(
-        `agentevalops: no baseline comparison for run ${run.runId}: ${errorMessage(error)}`,
+        `agentevalops: no baseline comparison for run ${terminalText(run.runId)}: ${terminalText(errorMessage(error))}`,
       )
       process.exitCode = 1
       return undefined

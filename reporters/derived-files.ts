@@ -1,3 +1,4 @@
+import { appendFile } from 'node:fs/promises'
 import type { ExtraFile } from '../src/bundles/index.ts'
 import {
   errorMessage,
@@ -6,15 +7,15 @@ import {
   type TraceEvent,
   type TrialRecord,
 } from '../src/core/index.ts'
-import type { StageTime } from '../src/observability/index.ts'
+import type { RunSpanWriter, StageTime } from '../src/observability/index.ts'
 import { HTML_REPORT_FILE, renderHtmlReport } from '../src/reports/html/index.ts'
 
 type Observability = typeof import('../src/observability/index.ts')
 let observability: Promise<Observability> | undefined
 
 /**
- * Loads the span code (OpenTelemetry's SDK: about 130 ms) once. The reporter starts it as a run starts, while the
- * process has little else to do, so neither Vitest's start nor the bundle's writing waits for it.
+ * Loads the span code once. It writes OTLP JSON itself and loads no OpenTelemetry package, so this is cheap; the
+ * reporter still starts it as a run starts, while the process has little else to do.
  */
 export function loadObservability(): Promise<Observability> {
   observability ??= import('../src/observability/index.ts')
@@ -28,6 +29,20 @@ export interface DerivedRun {
   summary: RunSummary
   /** When the statistics were computed, for the run's `eval.score` span. */
   score?: StageTime | undefined
+  /**
+   * The trials' spans, when they were written during the run: every trial's `writer.trialSpanLine(record, events)`
+   * appended (with a newline) to `path` as the trial was folded. The run line is then appended here at the end and
+   * the file becomes the bundle's spans.jsonl, and `trials` are not drawn again. Without it, every span is drawn
+   * from `trials` and the events when the bundle is written.
+   */
+  spans?: StreamedSpans | undefined
+}
+
+export interface StreamedSpans {
+  /** The writer that made every trial's line (it holds the run's trace id and the run span's id). */
+  writer: RunSpanWriter
+  /** The file the trials' lines were appended to. */
+  path: string
 }
 
 /**
@@ -36,27 +51,33 @@ export interface DerivedRun {
  * then sends the same spans to an OTLP endpoint, when the environment names one.
  */
 export function derivedRunFiles(run: DerivedRun, env: NodeJS.ProcessEnv = process.env) {
-  let spanLines: string[] = []
+  /** What exportSpans sends: the lines made here, or the streamed file once its run line is in. */
+  let spanLines: readonly string[] | (() => AsyncIterable<string>) | null = null
   return {
     derivedFiles: async (events: readonly TraceEvent[]): Promise<ExtraFile[]> => {
-      const { buildRunSpans, captureContentFromEnv, otlpLinesText, spansToOtlpLines, SPANS_FILE } =
+      const { buildRunSpanLines, captureContentFromEnv, otlpLinesText, readOtlpLines, SPANS_FILE } =
         await loadObservability()
       const started = new Date()
       const clock = performance.now()
       const html = renderHtmlReport({ ...run, events })
       const report = { startedAt: started.toISOString(), durationMs: performance.now() - clock }
-      const spans = buildRunSpans({
+      const stages = { score: run.score, report }
+      const htmlFile = { path: HTML_REPORT_FILE, data: html }
+      if (run.spans) {
+        const { writer, path } = run.spans
+        await appendFile(path, `${writer.runSpanLine(run.metadata, run.summary, stages)}\n`)
+        spanLines = () => readOtlpLines(path)
+        return [{ path: SPANS_FILE, sourcePath: path }, htmlFile]
+      }
+      const lines = buildRunSpanLines({
         ...run,
         events,
         captureContent: captureContentFromEnv(env),
-        stages: { ...(run.score ? { score: run.score } : {}), report },
+        stages,
         env,
       })
-      spanLines = spansToOtlpLines(spans)
-      return [
-        { path: SPANS_FILE, data: otlpLinesText(spanLines) },
-        { path: HTML_REPORT_FILE, data: html },
-      ]
+      spanLines = lines
+      return [{ path: SPANS_FILE, data: otlpLinesText(lines) }, htmlFile]
     },
     /**
      * Sends the spans written into the bundle to the OTLP endpoint of the environment, if any. Never throws: a
@@ -65,10 +86,10 @@ export function derivedRunFiles(run: DerivedRun, env: NodeJS.ProcessEnv = proces
     exportSpans: async (): Promise<string | null> => {
       const { exportOtlp, otlpTarget } = await loadObservability()
       const target = otlpTarget(env)
-      if (target === null || spanLines.length === 0) return null
+      if (target === null || spanLines === null) return null
       if ('error' in target) return `spans not exported: ${target.error}`
       try {
-        const result = await exportOtlp(spanLines, target)
+        const result = await exportOtlp(typeof spanLines === 'function' ? spanLines() : spanLines, target)
         return result.ok ? null : `spans not exported to ${target.url}: ${result.error}`
       } catch (e) {
         return `spans not exported to ${target.url}: ${errorMessage(e)}`

@@ -15,7 +15,7 @@ import {
   type TrialRecord,
 } from '../src/core/index.ts'
 import { isProcessAlive } from '../src/engine/index.ts'
-import { readStagedRun } from '../src/stores/index.ts'
+import { readStagedRun, workerLogPaths } from '../src/stores/index.ts'
 import type { ExtraFile } from '../src/bundles/index.ts'
 
 export async function writeRunHeader(stagingDir: string, header: RunHeader): Promise<void> {
@@ -57,7 +57,7 @@ export async function unrecoveredStagings(runsDir: string, own: string): Promise
     found.push({
       dir,
       runId: header.runId,
-      records: await countRecords(join(dir, 'records')),
+      records: await countRecords(dir),
       // A bundle that lacks some of these trials (a dead worker's run, sealed interrupted): resume finishes it.
       bundled: existsSync(join(runsDir, header.runId, METADATA_FILE)),
     })
@@ -106,9 +106,17 @@ async function readHeader(dir: string): Promise<RunHeader | undefined> {
   }
 }
 
-/** Whole lines of the workers' record logs (a torn last line is no record), and record files of older SDKs. */
-async function countRecords(dir: string): Promise<number> {
+/**
+ * The finished trials of a staging folder: whole record lines of its worker logs (a torn last line is no record),
+ * and what older SDKs left, record logs and record files.
+ */
+async function countRecords(stagingDir: string): Promise<number> {
   let n = 0
+  for (const log of await workerLogPaths(stagingDir)) {
+    const text = await readFile(log, 'utf8').catch(() => '')
+    for (const line of text.split('\n')) if (line.startsWith('{"record":') && line.endsWith('}')) n++
+  }
+  const dir = join(stagingDir, 'records')
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])) {
     if (!entry.isFile()) continue
     if (entry.name.endsWith(RECORD_LOG_SUFFIX)) {

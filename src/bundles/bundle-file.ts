@@ -57,16 +57,48 @@ export async function closeFile(fd: number): Promise<void> {
 
 /**
  * The file's bytes as they were when it was opened, in chunks: the first `size` bytes, so that a file growing
- * while it is read cannot make this read more than was measured.
+ * while it is read cannot make this read more than was measured. The next chunk is read while the caller works on
+ * this one: a validator's parsing then never waits for the disk (or the thread pool) between chunks.
  */
-export async function* readChunks(file: OpenFile, chunkBytes = 256 * 1024): AsyncGenerator<Buffer> {
-  for (let position = 0; position < file.size;) {
-    // A fresh buffer each time: the caller may keep part of a chunk (an unfinished line) past the next read.
-    const buffer = Buffer.allocUnsafe(Math.min(chunkBytes, file.size - position))
-    const bytesRead = await readFd(file.fd, buffer, 0, buffer.length, position)
-    if (bytesRead === 0) return
-    position += bytesRead
-    yield bytesRead === buffer.length ? buffer : buffer.subarray(0, bytesRead)
+export async function* readChunks(
+  file: OpenFile,
+  chunkBytes = 256 * 1024,
+  options: { reuse?: boolean } = {},
+): AsyncGenerator<Buffer> {
+  let position = 0
+  // With `reuse`, two buffers take turns (one read into while the caller has the other): no allocation, and so no
+  // garbage, per chunk. A chunk is then only valid until the caller asks for the next one.
+  const spare = options.reuse
+    ? [
+        Buffer.allocUnsafe(Math.min(chunkBytes, file.size)),
+        Buffer.allocUnsafe(Math.min(chunkBytes, file.size)),
+      ]
+    : undefined
+  let turn = 0
+  const readNext = (): Promise<{ chunk: Buffer; short: boolean }> | undefined => {
+    if (position >= file.size) return undefined
+    const length = Math.min(chunkBytes, file.size - position)
+    // Otherwise a fresh buffer each time: the caller may keep part of a chunk (an unfinished line).
+    const buffer = spare ? spare[turn++ % 2]!.subarray(0, length) : Buffer.allocUnsafe(length)
+    const at = position
+    position += buffer.length
+    return readFd(file.fd, buffer, 0, buffer.length, at).then((bytesRead) =>
+      bytesRead === buffer.length
+        ? { chunk: buffer, short: false }
+        : { chunk: buffer.subarray(0, bytesRead), short: true },
+    )
+  }
+  let next = readNext()
+  try {
+    while (next) {
+      const { chunk, short } = await next
+      // A short read means the file ends there (it shrank since it was opened): nothing follows to read.
+      next = short ? undefined : readNext()
+      if (chunk.length > 0) yield chunk
+    }
+  } finally {
+    // A caller that stops early must not close the descriptor under a read still running.
+    await next?.catch(() => undefined)
   }
 }
 

@@ -44,7 +44,7 @@ export const BUNDLE_CHECKS = {
   'event-count': "each trial's eventCount is the number of events traces.jsonl holds for it",
   citations: 'every step a score, evaluator finding or policy finding cites is an event of that trial',
   'tool-pairs':
-    'a tool_result with a callId answers an earlier tool_call of that id; a completed trial leaves none open',
+    'a tool_result answers an earlier tool_call (by callId, else by tool); a completed trial leaves none open',
   'text-not-empty': 'report.md and replay_command.txt are not empty',
 } as const
 

@@ -41,6 +41,8 @@ export interface BundleInspection {
   /** True when the bundle declares a format newer than this SDK reads; nothing else was checked then. */
   newerFormat: boolean
   findings: Finding[]
+  /** What was left unchecked and why (e.g. a summary of another statistics method): said, but no finding. */
+  notes: string[]
   manifest: Manifest | undefined
   metadata: RunMetadata | undefined
   scores: ScoresRecords | undefined
@@ -76,6 +78,7 @@ export async function inspectBundle(dir: string, options: InspectOptions = {}): 
     exists: true,
     newerFormat: false,
     findings: [],
+    notes: [],
     manifest: undefined,
     metadata: undefined,
     scores: undefined,
@@ -164,7 +167,7 @@ export async function inspectBundle(dir: string, options: InspectOptions = {}): 
   checkRecords(result.metadata, result.scores, findings)
   checkRegisteredTrials(result.metadata, result.scores, findings)
   checkOutcomes(result.scores, findings)
-  if (options.recomputeSummary) checkSummary(result.scores, findings, options.recomputeSummary)
+  if (options.recomputeSummary) checkSummary(result.scores, findings, options.recomputeSummary, result.notes)
   return done()
 }
 

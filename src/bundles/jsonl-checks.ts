@@ -6,7 +6,8 @@ import { describeTrial, recordKey, RECORDINGS_FILE, TRACES_FILE, trialKeyString 
 import { formatBytes, MAX_LINE_BYTES } from './limits.ts'
 import type { Line } from './lines.ts'
 import { TraceChecker } from './trace-checks.ts'
-import { checkSchema, nonFinitePath, parseJsonText } from './untrusted-json.ts'
+import { isTraceEvent } from './trace-event-shape.ts'
+import { checkSchema, nonFinitePath, parseJsonLine } from './untrusted-json.ts'
 
 /**
  * The value of each line of a JSONL file that is well-formed JSON, after reporting lines that are too long, not
@@ -16,7 +17,7 @@ export function jsonLines(
   file: string,
   check: CheckName,
   findings: FindingList,
-  each: (value: unknown, where: string) => void,
+  each: (value: unknown, where: string, plain: boolean) => void,
 ): (line: Line) => void {
   const invalid = { key: `${file}:invalid`, label: 'invalid lines' }
   return (line) => {
@@ -41,12 +42,12 @@ export function jsonLines(
       findings.add(check, file, `${where}: empty line`, invalid)
       return
     }
-    const json = parseJsonText(line.text)
+    const json = parseJsonLine(line.text)
     if (!json.ok) {
       findings.add(check, file, `${where}: ${json.problem}`, invalid)
       return
     }
-    const infinite = nonFinitePath(json.value)
+    const infinite = json.plain ? undefined : nonFinitePath(json.value)
     if (infinite !== undefined) {
       // Still checked further: the rest of the line may be sound, and the cross-file checks need it.
       findings.add('finite-numbers', file, `${where}: ${infiniteMessage(infinite)}`, {
@@ -54,7 +55,8 @@ export function jsonLines(
         label: 'lines with a number that is not finite',
       })
     }
-    each(json.value, where)
+    // plain: no number is infinite and nothing too deep, so a hand-written schema test may stand in for zod.
+    each(json.value, where, json.plain)
   }
 }
 
@@ -82,13 +84,19 @@ export async function readTraces(
   const checker = new TraceChecker(runId, findings, scores?.trials.map(recordKey), formatVersion)
   if (scores) checker.checkClaims(scores.trials)
   const invalid = { key: `${TRACES_FILE}:invalid`, label: 'invalid lines' }
-  const visit = jsonLines(TRACES_FILE, 'trace-schema', findings, (value, where) => {
-    const parsed = checkSchema(TraceEvent, value)
-    if (!parsed.ok) {
-      findings.add('trace-schema', TRACES_FILE, `${where}: ${parsed.problem}`, invalid)
-      return
+  const visit = jsonLines(TRACES_FILE, 'trace-schema', findings, (value, where, plain) => {
+    let event: TraceEvent
+    // A reader keeps zod's output (defaults filled in, unknown keys dropped); a validator only needs the verdict.
+    if (plain && !events && isTraceEvent(value)) {
+      event = value as TraceEvent
+    } else {
+      const parsed = checkSchema(TraceEvent, value)
+      if (!parsed.ok) {
+        findings.add('trace-schema', TRACES_FILE, `${where}: ${parsed.problem}`, invalid)
+        return
+      }
+      event = parsed.data as TraceEvent
     }
-    const event = parsed.data as TraceEvent
     const benchmark = checker.add(event, where)
     events?.push(event.benchmark === undefined && benchmark !== '' ? { ...event, benchmark } : event)
   })

@@ -17,10 +17,10 @@ export interface ReadLinesOptions {
 }
 
 /**
- * Streams a file line by line, holding at most one line (up to `maxLineBytes`) and one chunk. Lines are split on
- * bytes, before decoding, so that each is known to be valid UTF-8 or not (a decoder would silently replace bad
- * bytes). The final line needs no trailing newline. `visit` is called synchronously for every line: no promise
- * per line.
+ * Streams a file line by line, holding at most one line (up to `maxLineBytes`) and two chunks (one being read).
+ * Lines are split on bytes, before decoding, so that each is known to be valid UTF-8 or not (a decoder would
+ * silently replace bad bytes). The final line needs no trailing newline. `visit` is called synchronously for every
+ * line: no promise per line.
  */
 export async function readLines(
   file: OpenFile,
@@ -56,7 +56,8 @@ export async function readLines(
     skipping = false
   }
 
-  for await (const chunk of readChunks(file, CHUNK_BYTES)) {
+  // The chunk's buffer is read into again two chunks on: an unfinished line at its end is copied out.
+  for await (const chunk of readChunks(file, CHUNK_BYTES, { reuse: true })) {
     onChunk?.(chunk)
     let start = 0
     for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
@@ -64,7 +65,7 @@ export async function readLines(
       end()
       start = newline + 1
     }
-    take(chunk.subarray(start))
+    if (start < chunk.length) take(skipping ? chunk.subarray(start) : Buffer.from(chunk.subarray(start)))
   }
   if (pendingBytes > 0) end()
 }

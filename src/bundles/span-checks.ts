@@ -3,19 +3,23 @@ import type { BundleFiles } from './bundle-files.ts'
 import { quote, type FindingList } from './findings.ts'
 import { jsonLines } from './jsonl-checks.ts'
 import { describeTrial, recordKey, trialKeyString, type TrialKey } from './layout.ts'
+import { isOtlpTraceRequest } from './otlp-shape.ts'
+import { SpanIdSet } from './span-id-set.ts'
 import { checkSchema } from './untrusted-json.ts'
 
-interface SpanLink {
+/** A span whose parent had not been seen when it was read: its parent may still come, or never. */
+interface PendingSpan {
   parent: string
-  name: string
   where: string
 }
+
+type TaskSpans = Map<string, { key: TrialKey; outcome: unknown; where: string }>
 
 /**
  * spans.jsonl, when the bundle has one (bundles written before it existed, or by writeBundle() without derived
  * files, do not): OTLP JSON lines that form one trace under one `eval.run`, with one `eval.task` per trial of
  * scores.json carrying that trial's outcome. What the span code wrote is then what the run was, and a collector
- * that takes the file gets a whole tree. Memory: an id, a parent and a name per span, not the spans.
+ * that takes the file gets a whole tree.
  */
 export async function readSpans(
   files: BundleFiles,
@@ -24,76 +28,102 @@ export async function readSpans(
 ): Promise<void> {
   if (!files.has(SPANS_FILE)) return
   const invalid = { key: `${SPANS_FILE}:invalid`, label: 'invalid lines' }
-  const spans = new Map<string, SpanLink>()
-  const traceIds = new Set<string>()
-  const tasks = new Map<string, { key: TrialKey; outcome: unknown; where: string }>()
-
-  const visit = jsonLines(SPANS_FILE, 'spans', findings, (value, where) => {
+  const tree = new SpanTreeChecker(findings)
+  const visit = jsonLines(SPANS_FILE, 'spans', findings, (value, where, plain) => {
+    if (plain && isOtlpTraceRequest(value)) {
+      tree.add(value as OtlpTraceRequest, where)
+      return
+    }
     const parsed = checkSchema(OtlpTraceRequest, value)
-    if (!parsed.ok) {
+    if (parsed.ok) tree.add(parsed.data, where)
+    else {
       findings.add(
         'spans',
         SPANS_FILE,
         `${where}: not an OTLP ExportTraceServiceRequest: ${parsed.problem}`,
         invalid,
       )
-      return
     }
-    for (const span of spansOf(parsed.data)) {
-      const at = `${where}: span ${quote(span.name)} ${span.spanId}`
-      traceIds.add(span.traceId)
-      if (spans.has(span.spanId)) {
-        findings.add('spans', SPANS_FILE, `${at}: its id is used by another span`, {
+  })
+  if (await files.readLines(SPANS_FILE, visit)) tree.finish(scores)
+}
+
+/**
+ * The rules over spans.jsonl's requests, one request at a time. Memory: 8 bytes per span id (SpanIdSet), plus the
+ * roots, the spans whose parent came after them (few: a writer puts a parent before its children) and one entry
+ * per eval.task span. Never the spans themselves.
+ */
+export class SpanTreeChecker {
+  private readonly ids = new SpanIdSet()
+  private readonly roots: string[] = []
+  private readonly pending: PendingSpan[] = []
+  private readonly traceIds = new Set<string>()
+  private readonly tasks: TaskSpans = new Map()
+
+  constructor(private readonly findings: FindingList) {}
+
+  /** Spans held whole (their name or where they are), not just as an id: the roots and those still pending. */
+  get heldSpans(): number {
+    return this.roots.length + this.pending.length
+  }
+
+  /** A request that matches the schema; `where` locates it ("line 12"). */
+  add(request: OtlpTraceRequest, where: string): void {
+    const { findings, ids } = this
+    for (const span of spansOf(request)) {
+      const at = () => `${where}: span ${quote(span.name)} ${span.spanId}`
+      this.traceIds.add(span.traceId)
+      if (ids.has(span.spanId)) {
+        findings.add('spans', SPANS_FILE, `${at()}: its id is used by another span`, {
           key: `${SPANS_FILE}:duplicate-ids`,
           label: 'spans sharing an id',
         })
         continue
       }
-      spans.set(span.spanId, { parent: span.parentSpanId ?? '', name: span.name, where: at })
-      if (nanos(span.endTimeUnixNano) < nanos(span.startTimeUnixNano)) {
-        findings.add('spans', SPANS_FILE, `${at}: ends before it starts`, {
+      ids.add(span.spanId)
+      const parent = span.parentSpanId ?? ''
+      if (parent === '') this.roots.push(span.name)
+      else if (!ids.has(parent)) this.pending.push({ parent, where: at() })
+      if (endsBeforeStart(span)) {
+        findings.add('spans', SPANS_FILE, `${at()}: ends before it starts`, {
           key: `${SPANS_FILE}:times`,
           label: 'spans ending before they start',
         })
       }
-      if (span.name === SPAN.task) addTask(span, at, tasks, findings)
+      if (span.name === SPAN.task) addTask(span, at(), this.tasks, findings)
     }
-  })
-  if (!(await files.readLines(SPANS_FILE, visit))) return
+  }
 
-  if (traceIds.size > 1) {
-    findings.add('spans', SPANS_FILE, `holds ${traceIds.size} traces; a run's spans are one trace`)
-  }
-  const roots = [...spans.values()].filter((s) => s.parent === '')
-  if (roots.length !== 1 || roots[0]!.name !== SPAN.run) {
-    const names = roots.map((r) => quote(r.name)).join(', ') || 'none'
-    findings.add(
-      'spans',
-      SPANS_FILE,
-      `has ${roots.length} root spans (${names}); it should have one, ${SPAN.run}`,
-    )
-  }
-  for (const span of spans.values()) {
-    if (span.parent !== '' && !spans.has(span.parent)) {
-      findings.add('spans', SPANS_FILE, `${span.where}: its parent ${span.parent} is not in the file`, {
-        key: `${SPANS_FILE}:orphans`,
-        label: 'spans whose parent is missing',
-      })
+  finish(scores: ScoresRecords | undefined): void {
+    const { findings, roots } = this
+    if (this.traceIds.size > 1) {
+      findings.add('spans', SPANS_FILE, `holds ${this.traceIds.size} traces; a run's spans are one trace`)
     }
+    if (roots.length !== 1 || roots[0]! !== SPAN.run) {
+      const names = roots.map((name) => quote(name)).join(', ') || 'none'
+      findings.add(
+        'spans',
+        SPANS_FILE,
+        `has ${roots.length} root spans (${names}); it should have one, ${SPAN.run}`,
+      )
+    }
+    for (const span of this.pending) {
+      if (!this.ids.has(span.parent)) {
+        findings.add('spans', SPANS_FILE, `${span.where}: its parent ${span.parent} is not in the file`, {
+          key: `${SPANS_FILE}:orphans`,
+          label: 'spans whose parent is missing',
+        })
+      }
+    }
+    if (scores) checkTrials(scores, this.tasks, findings)
   }
-  if (scores) checkTrials(scores, tasks, findings)
 }
 
 function spansOf(request: OtlpTraceRequest): OtlpSpan[] {
   return request.resourceSpans.flatMap((rs) => rs.scopeSpans.flatMap((ss) => ss.spans))
 }
 
-function addTask(
-  span: OtlpSpan,
-  at: string,
-  tasks: Map<string, { key: TrialKey; outcome: unknown; where: string }>,
-  findings: FindingList,
-): void {
+function addTask(span: OtlpSpan, at: string, tasks: TaskSpans, findings: FindingList): void {
   const benchmark = attribute(span, AEO.benchmarkId)
   const taskId = attribute(span, AEO.taskId)
   const trial = Number(attribute(span, AEO.trial))
@@ -117,11 +147,7 @@ function addTask(
 }
 
 /** One eval.task span per trial of scores.json, with its outcome, and none of a trial it does not have. */
-function checkTrials(
-  scores: ScoresRecords,
-  tasks: Map<string, { key: TrialKey; outcome: unknown; where: string }>,
-  findings: FindingList,
-): void {
+function checkTrials(scores: ScoresRecords, tasks: TaskSpans, findings: FindingList): void {
   const known = new Set<string>()
   for (const trial of scores.trials) {
     const key = recordKey(trial)
@@ -159,6 +185,14 @@ function attribute(span: OtlpSpan, key: string): string | number | undefined {
   if (typeof value?.intValue === 'string' || typeof value?.intValue === 'number')
     return Number(value.intValue)
   return undefined
+}
+
+function endsBeforeStart(span: OtlpSpan): boolean {
+  const start = span.startTimeUnixNano
+  const end = span.endTimeUnixNano
+  // Digit strings of one length compare as their numbers do: no BigInt for the usual case.
+  if (typeof start === 'string' && typeof end === 'string' && start.length === end.length) return end < start
+  return nanos(end) < nanos(start)
 }
 
 /** OTLP times: strings of digits, or numbers (taken as they come). */

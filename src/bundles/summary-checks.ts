@@ -18,18 +18,29 @@ const NOT_DERIVED = new Set(['comparison'])
  * edited to 0.99, with the manifest recomputed to match, is found here. Format 1 has no summary to check.
  */
 export interface RecomputeSummary {
+  /**
+   * The version of the statistics method `summarize` computes. A summary stamped with another version (or with none:
+   * written before the stamp) is not recomputed: its figures may differ without anyone having edited them.
+   */
+  methodVersion: number
   /** The stored settings, checked and bounded as the scorer takes them (a hostile file cannot ask for hours). */
   settings(stored: unknown): SummarySettings
   summarize(trials: readonly ScoredTrial[], settings: SummarySettings): unknown
 }
 
+/** `notes` gets what was not checked and why: no finding, but a reader of the verdict should know. */
 export function checkSummary(
   scores: ScoresRecords | undefined,
   findings: FindingList,
   scorer: RecomputeSummary,
+  notes: string[],
 ): void {
   const stored = scores?.summary
   if (!scores || !stored) return
+  if (stored.statisticsVersion !== scorer.methodVersion) {
+    notes.push(notRecomputedNote(stored.statisticsVersion, scorer.methodVersion))
+    return
+  }
   let settings
   try {
     // The scorer's own bounds (bootstrap resamples): a hostile file cannot make the validator run for hours.
@@ -97,4 +108,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function show(value: unknown): string {
   return clip(JSON.stringify(value) ?? String(value))
+}
+
+function notRecomputedNote(stored: number | undefined, current: number): string {
+  const writer =
+    stored === undefined
+      ? 'it names no statistics method (written before summaries carried statisticsVersion)'
+      : `it was written by statistics method v${stored}`
+  return (
+    `${SCORES_FILE}: the summary was not recomputed (summary-matches): ${writer}, and the figures of another ` +
+    `method than this agentevalops's v${current} may differ without an edit`
+  )
 }

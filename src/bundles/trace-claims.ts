@@ -15,8 +15,14 @@ interface Claim {
   cited: Map<number, string[]>
 }
 
-/** Open tool calls of the trial being read, by callId → their steps. */
-type OpenCalls = Map<string, number[]>
+/** An open tool call of the trial being read. */
+interface OpenCall {
+  step: number
+  tool: string
+}
+
+/** Open tool calls of the trial being read, by callId (or, for calls without one, by tool name), oldest first. */
+type OpenCalls = Map<string, OpenCall[]>
 
 /**
  * What scores.json claims about each trial's trace, held against the trace as it streams past: eventCount is the
@@ -27,6 +33,10 @@ type OpenCalls = Map<string, number[]>
 export class TraceClaims {
   private readonly claims = new Map<string, Claim>()
   private open: OpenCalls = new Map()
+  private openByTool: OpenCalls = new Map()
+  /** The trial being read has made a call, and had a result, without a callId: the agent records both. */
+  private madeCalls = false
+  private hadResults = false
   private openKey: string | undefined
   private openTrial: TrialKey | undefined
   private openClaim: Claim | undefined
@@ -65,25 +75,40 @@ export class TraceClaims {
       claim.events += 1
       claim.cited.delete(event.step)
     }
-    const id = event.kind.startsWith('agent.tool_') ? callIdOf(event.payload) : undefined
-    if (id === undefined) return
+    if (event.kind !== 'agent.tool_call' && event.kind !== 'agent.tool_result') return
+    const id = callIdOf(event.payload)
+    const tool = String(event.payload['tool'])
     if (event.kind === 'agent.tool_call') {
-      this.open.set(id, [...(this.open.get(id) ?? []), event.step])
-    } else if (event.kind === 'agent.tool_result') {
-      const steps = this.open.get(id)
-      if (steps && steps.length > 0) {
-        steps.shift()
-        if (steps.length === 0) this.open.delete(id)
-      } else {
+      if (id === undefined) this.madeCalls = true
+      const open = id === undefined ? this.openByTool : this.open
+      push(open, id ?? tool, { step: event.step, tool })
+      return
+    }
+    if (id !== undefined) {
+      if (shift(this.open, id) === undefined) {
         this.report(
           'tool-pairs',
           TRACES_FILE,
-          `${where}: the tool_result of call ${quote(id)} (tool ${quote(String(event.payload['tool']))}) at step ${event.step} of ${describeTrial(trial)} answers no earlier tool_call`,
+          `${where}: the tool_result of call ${quote(id)} (tool ${quote(tool)}) at step ${event.step} of ${describeTrial(trial)} answers no earlier tool_call`,
           'tool-pairs',
           'tool calls and results that do not pair up',
         )
       }
+      return
     }
+    // Without a callId a result answers the oldest open call of its tool: a scripted or command agent's calls
+    // without ids first, else one with an id whose result left the id out.
+    this.hadResults = true
+    if (shift(this.openByTool, tool) !== undefined || this.answerIdCallOf(tool)) return
+    // An agent whose transcript holds only its results is not held to calls it never writes.
+    if (!this.madeCalls) return
+    this.report(
+      'tool-pairs',
+      TRACES_FILE,
+      `${where}: the tool_result of tool ${quote(tool)} at step ${event.step} of ${describeTrial(trial)} answers no earlier tool_call of that tool`,
+      'tool-pairs',
+      'tool calls and results that do not pair up',
+    )
   }
 
   finish(): void {
@@ -119,20 +144,44 @@ export class TraceClaims {
    */
   private closeTrial(): void {
     const trial = this.openTrial
-    if (trial && this.open.size > 0 && this.openClaim?.completed === true) {
-      for (const [id, steps] of this.open) {
-        for (const step of steps) {
-          this.report(
-            'tool-pairs',
-            TRACES_FILE,
-            `the tool_call ${quote(id)} at step ${step} of ${describeTrial(trial)} has no tool_result, though the trial completed`,
-            'tool-pairs',
-            'tool calls and results that do not pair up',
-          )
-        }
+    if (trial && this.openClaim?.completed === true) {
+      const unanswered = (call: string, step: number) =>
+        this.report(
+          'tool-pairs',
+          TRACES_FILE,
+          `${call} at step ${step} of ${describeTrial(trial)} has no tool_result, though the trial completed`,
+          'tool-pairs',
+          'tool calls and results that do not pair up',
+        )
+      for (const [id, calls] of this.open)
+        for (const { step } of calls) unanswered(`the tool_call ${quote(id)}`, step)
+      // Likewise one whose transcript holds only its calls (a script of calls alone, a CLI that logs no results).
+      if (this.hadResults) {
+        for (const [tool, calls] of this.openByTool)
+          for (const { step } of calls) unanswered(`the tool_call of tool ${quote(tool)}`, step)
       }
     }
     this.open = new Map()
+    this.openByTool = new Map()
+    this.madeCalls = false
+    this.hadResults = false
+  }
+
+  /** Answers the oldest open call of `tool` that has a callId, if there is one. */
+  private answerIdCallOf(tool: string): boolean {
+    let oldest: { id: string; step: number } | undefined
+    for (const [id, calls] of this.open) {
+      const first = calls.find((c) => c.tool === tool)
+      if (first && (oldest === undefined || first.step < oldest.step)) oldest = { id, step: first.step }
+    }
+    if (oldest === undefined) return false
+    const calls = this.open.get(oldest.id)!
+    calls.splice(
+      calls.findIndex((c) => c.step === oldest.step),
+      1,
+    )
+    if (calls.length === 0) this.open.delete(oldest.id)
+    return true
   }
 
   private report(check: CheckName, file: string, message: string, kind: string, label: string): void {
@@ -169,10 +218,25 @@ function nameCiters(citers: readonly string[]): string {
   return citers.length > MAX_CITERS ? `${named} and ${citers.length - MAX_CITERS} more` : named
 }
 
+function push(open: OpenCalls, key: string, call: OpenCall): void {
+  const calls = open.get(key)
+  if (calls) calls.push(call)
+  else open.set(key, [call])
+}
+
+/** Takes the oldest open call under `key`; undefined when none is open. */
+function shift(open: OpenCalls, key: string): OpenCall | undefined {
+  const calls = open.get(key)
+  const call = calls?.shift()
+  if (calls?.length === 0) open.delete(key)
+  return call
+}
+
 /**
- * Calls pair by callId: the callable runner's ctx.toolCall gives each call one and records its result under it.
- * Events without one (a scripted runner's steps, a command agent's transcript) may stand alone: they are the
- * record of what the agent said it did, not of calls the harness made.
+ * Calls pair by callId where they have one: the callable runner's ctx.toolCall gives each call one and records its
+ * result under it. Events without one (a scripted runner's steps, a command agent's transcript) are what the agent
+ * says it did: they pair in order per tool name, each result answering the oldest open call of its tool, and an
+ * unpaired one counts only in a trial that shows the agent records the other side too.
  */
 function callIdOf(payload: Record<string, unknown>): string | undefined {
   const callId = payload['callId']

@@ -1,6 +1,7 @@
 import { errorMessage } from '../core/index.ts'
 import { describeIssues } from './findings.ts'
 import { MAX_JSON_DEPTH } from './limits.ts'
+import { isPlainValue } from './plain-values.ts'
 
 export type JsonText = { ok: true; value: unknown } | { ok: false; problem: string }
 
@@ -9,17 +10,29 @@ export type JsonText = { ok: true; value: unknown } | { ok: false; problem: stri
  * checks, JSON.stringify) recurses once per level, so a document deeper than MAX_JSON_DEPTH is refused here.
  */
 export function parseJsonText(text: string): JsonText {
+  const parsed = parseJsonLine(text)
+  return parsed.ok ? { ok: true, value: parsed.value } : parsed
+}
+
+/**
+ * parseJsonText, and whether the value is plain (isPlainValue): then it is known to hold no non-finite number
+ * either, and a caller need not look for one.
+ */
+export function parseJsonLine(
+  text: string,
+): { ok: true; value: unknown; plain: boolean } | { ok: false; problem: string } {
   let value: unknown
   try {
     value = JSON.parse(text)
   } catch (e) {
     return { ok: false, problem: `not valid JSON (${errorMessage(e)})` }
   }
+  if (isPlainValue(value, MAX_JSON_DEPTH)) return { ok: true, value, plain: true }
   // Each level takes at least two characters ("[]"), so short text needs no walk.
   if (text.length > 2 * MAX_JSON_DEPTH && deeperThan(value, MAX_JSON_DEPTH)) {
     return { ok: false, problem: `JSON nested deeper than ${MAX_JSON_DEPTH} levels` }
   }
-  return { ok: true, value }
+  return { ok: true, value, plain: false }
 }
 
 /** Iterative on purpose: the point is to measure depth without using the stack for it. */

@@ -1,16 +1,24 @@
+import { join } from 'node:path'
 import { z } from 'zod'
-import { BenchmarkInfo, RunnerInfo } from './schemas.ts'
+import { BenchmarkInfo, RunnerInfo, TraceEvent, TrialRecord } from './schemas.ts'
 import { SummarySettings } from './summary.ts'
 
 /*
  * What a running run keeps in its staging folder (`<runsDir>/.staging/<name>/`), so that a run killed at any moment
  * can be turned into a bundle by `agentevalops recover`:
  *   run.json                              the run header, written at run start
- *   traces/<benchmark>/<task>.t<n>.jsonl  each trial's events, appended durably as they happen
- *   traces/<benchmark>/benchmark.json     the benchmark and runner of those traces, written before the first trial
- *   records/<benchmark>/<pid>.records.jsonl  each finished trial's TrialRecord, a line appended by its worker
- *                                         (records/<benchmark>/<task>.t<n>.json from older SDKs is still read)
+ *   logs/<pid>-<threadId>.jsonl           one append-only log per worker (process and thread), shared by every trial
+ *                                         it runs, group-committed; one JSON object a line, with exactly one key:
+ *                                           {"benchmark":StagedBenchmark}  once per benchmark per log, first
+ *                                           {"event":TraceEvent}           each trace event, as the engine emits it
+ *                                           {"record":TrialRecord}         a finished trial, after all its events
+ *                                         A trial's events are on disk before its record; a trial with events and
+ *                                         no record is unfinished. A torn last line is not (yet) complete.
  *   recordings/                           the model-call exchanges trials used
+ *   artifacts/                            the files trials produced
+ * A record's tracePath (`traces/<benchmark>/<task>.t<n>.jsonl`) is the trial's id in the bundle, not a file here.
+ * Staging folders of older SDKs are still read: traces/<benchmark>/<task>.t<n>.jsonl (a trial's events),
+ * traces/<benchmark>/benchmark.json, records/<benchmark>/<pid>.records.jsonl and records/<benchmark>/<task>.t<n>.json.
  */
 
 export const RUN_HEADER_FILE = 'run.json'
@@ -41,6 +49,23 @@ export type RunHeader = z.infer<typeof RunHeader>
 /** What benchmark and runner a folder of traces belongs to: an unfinished trial has no record that says so. */
 export const StagedBenchmark = z.object({ benchmark: BenchmarkInfo, runner: RunnerInfo })
 export type StagedBenchmark = z.infer<typeof StagedBenchmark>
+
+/** The staging folder's folder of worker logs. */
+export const WORKER_LOG_DIR = 'logs'
+export const WORKER_LOG_SUFFIX = '.jsonl'
+
+/** The log of the worker `pid`/`threadId` (worker_threads' threadId; 0 in a child process's main thread). */
+export function workerLogPath(stagingDir: string, pid: number, threadId: number): string {
+  return join(stagingDir, WORKER_LOG_DIR, `${pid}-${threadId}${WORKER_LOG_SUFFIX}`)
+}
+
+/** One line of a worker log: see the layout above. */
+export const WorkerLogLine = z.union([
+  z.strictObject({ benchmark: StagedBenchmark }),
+  z.strictObject({ event: TraceEvent }),
+  z.strictObject({ record: TrialRecord }),
+])
+export type WorkerLogLine = { benchmark: StagedBenchmark } | { event: TraceEvent } | { record: TrialRecord }
 
 /**
  * The log a worker appends its finished trials' records to, one JSON line each, beside the record files older SDKs

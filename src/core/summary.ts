@@ -284,6 +284,12 @@ export type BaselineComparison = z.infer<typeof BaselineComparison>
 
 export const RunSummary = z.object({
   settings: SummarySettings,
+  /**
+   * The version of the statistics method that computed this summary (the scorer's STATISTICS_METHOD_VERSION): a
+   * summary is recomputed and compared only by a scorer of the same method. Absent in bundles written before
+   * agentevalops stamped it.
+   */
+  statisticsVersion: z.number().int().positive().optional(),
   /** Trials. */
   n: count,
   passed: count,

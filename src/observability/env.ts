@@ -1,3 +1,5 @@
+import type { SpanLimits } from './otlp-encode.ts'
+
 /** The environment, as the OTEL_* settings are read from it. */
 export type Env = Readonly<Record<string, string | undefined>>
 
@@ -30,4 +32,29 @@ function decode(text: string): string {
 /** OTEL_RESOURCE_ATTRIBUTES, which every OpenTelemetry SDK adds to the resource. */
 export function resourceAttributesFromEnv(env: Env): Record<string, string> {
   return parseKeyValues(env['OTEL_RESOURCE_ATTRIBUTES'])
+}
+
+/**
+ * The span limits OpenTelemetry's SDK applies, from the same variables (OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT, else
+ * OTEL_ATTRIBUTE_COUNT_LIMIT, default 128; OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT, else
+ * OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT, default none; OTEL_SPAN_EVENT_COUNT_LIMIT and
+ * OTEL_SPAN_ATTRIBUTE_PER_EVENT_COUNT_LIMIT, default 128), so a setting that trimmed the SDK's spans trims ours.
+ */
+export function spanLimitsFromEnv(env: Env): SpanLimits {
+  const number = (...names: string[]): number | undefined => {
+    for (const name of names) {
+      const raw = env[name]
+      if (raw === undefined || raw.trim() === '') continue
+      const value = Number(raw)
+      if (!Number.isNaN(value)) return value
+    }
+    return undefined
+  }
+  return {
+    attributeCount: number('OTEL_SPAN_ATTRIBUTE_COUNT_LIMIT', 'OTEL_ATTRIBUTE_COUNT_LIMIT') ?? 128,
+    valueLength:
+      number('OTEL_SPAN_ATTRIBUTE_VALUE_LENGTH_LIMIT', 'OTEL_ATTRIBUTE_VALUE_LENGTH_LIMIT') ?? Infinity,
+    eventCount: number('OTEL_SPAN_EVENT_COUNT_LIMIT') ?? 128,
+    attributesPerEvent: number('OTEL_SPAN_ATTRIBUTE_PER_EVENT_COUNT_LIMIT') ?? 128,
+  }
 }

@@ -1,12 +1,16 @@
 export {
-  buildRunSpans,
+  buildRunSpanLines,
   captureContentFromEnv,
+  RunSpanWriter,
   TRACER_NAME,
+  type RunSpanOptions,
   type RunSpansInput,
+  type RunStages,
   type StageTime,
 } from './run-spans.ts'
+export { randomSpanIds, type SpanIds } from './otlp-encode.ts'
 export { OtlpSpan, OtlpTraceRequest, SPANS_FILE } from '../core/index.ts'
-export { otlpLinesText, otlpSpans, parseOtlpLines, spansToOtlpLines } from './otlp-json.ts'
+export { otlpLinesText, otlpSpans, parseOtlpLines, readOtlpLines } from './otlp-json.ts'
 export {
   exportOtlp,
   otlpTarget,

@@ -104,12 +104,13 @@ const DEFAULT_TIMEOUT_MS = 10_000
 const BODY_SNIPPET = 300
 
 /**
- * POSTs each line (an OTLP JSON ExportTraceServiceRequest) to the target, in order. Stops at the first line that
+ * POSTs each line (an OTLP JSON ExportTraceServiceRequest) to the target, in order. The lines may come one at a
+ * time (readOtlpLines of a spans file streamed during the run), so a large run's spans are never all in memory. Stops at the first line that
  * still fails after its retries, so an unreachable endpoint costs one line's attempts, not one per trial. Never
  * throws: failures come back as `ok: false` with a message fit for a warning (no header values in it).
  */
 export async function exportOtlp(
-  lines: readonly string[],
+  lines: Iterable<string> | AsyncIterable<string>,
   target: OtlpTarget,
   options: ExportOtlpOptions = {},
 ): Promise<ExportOtlpResult> {
@@ -123,7 +124,7 @@ export async function exportOtlp(
   let requests = 0
   let rejectedSpans = 0
   try {
-    for (const line of lines) {
+    for await (const line of lines) {
       let failure = ''
       let sent = false
       for (let attempt = 0; attempt <= retries && !sent; attempt++) {

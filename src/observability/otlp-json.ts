@@ -1,72 +1,23 @@
-import { JsonTraceSerializer } from '@opentelemetry/otlp-transformer'
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
-import { AgentEvalOpsError, OtlpTraceRequest, SPAN, SPANS_FILE, type OtlpSpan } from '../core/index.ts'
+import { createReadStream } from 'node:fs'
+import { createInterface } from 'node:readline'
+import { AgentEvalOpsError, OtlpTraceRequest, SPANS_FILE, type OtlpSpan } from '../core/index.ts'
 
 /*
  * spans.jsonl is OTLP JSON in the layout of the OpenTelemetry Collector's file exporter: every line is one
  * ExportTraceServiceRequest (`{"resourceSpans":[…]}`), the very body an OTLP/HTTP JSON export POSTs. The
- * run-level spans make the first line and each trial's spans a line of their own, so the file streams and a large
- * run never makes one giant line; the same lines are what gets exported.
+ * run-level spans make one line and each trial's spans a line of their own, so the file streams and a large run
+ * never makes one giant line; the same lines are what gets exported. The lines are written by run-spans.ts.
  */
-
-/** The lines of spans.jsonl (without newlines): run-level spans first, then one line per `eval.task` subtree. */
-export function spansToOtlpLines(spans: readonly ReadableSpan[]): string[] {
-  const byId = new Map<string, ReadableSpan>()
-  for (const span of spans) byId.set(span.spanContext().spanId, span)
-
-  // The eval.task each span sits under (itself, for a task span), found by walking up; memoised per span.
-  const taskOf = new Map<string, string | null>()
-  const findTask = (span: ReadableSpan): string | null => {
-    const path: string[] = []
-    let found: string | null = null
-    let current: ReadableSpan | undefined = span
-    // Bounded by the number of spans: a cycle in hostile input cannot loop forever.
-    for (let hops = 0; current && hops <= byId.size; hops++) {
-      const id = current.spanContext().spanId
-      const known = taskOf.get(id)
-      if (known !== undefined) {
-        found = known
-        break
-      }
-      path.push(id)
-      if (current.name === SPAN.task) {
-        found = id
-        break
-      }
-      const parent: string | undefined = current.parentSpanContext?.spanId
-      current = parent === undefined ? undefined : byId.get(parent)
-    }
-    for (const id of path) taskOf.set(id, found)
-    return found
-  }
-
-  const runLevel: ReadableSpan[] = []
-  const perTask = new Map<string, ReadableSpan[]>()
-  for (const span of spans) {
-    const task = findTask(span)
-    if (task === null) {
-      runLevel.push(span)
-      continue
-    }
-    const group = perTask.get(task)
-    if (group) group.push(span)
-    else perTask.set(task, [span])
-  }
-  const groups = runLevel.length > 0 ? [runLevel, ...perTask.values()] : [...perTask.values()]
-  return groups.map(serialize)
-}
-
-const decoder = new TextDecoder()
-
-function serialize(spans: ReadableSpan[]): string {
-  const bytes = JsonTraceSerializer.serializeRequest(spans)
-  if (!bytes) throw new Error('the OTLP JSON serializer produced nothing')
-  return decoder.decode(bytes)
-}
 
 /** spans.jsonl text as the file holds it: every line followed by a newline. */
 export function otlpLinesText(lines: readonly string[]): string {
   return lines.map((line) => `${line}\n`).join('')
+}
+
+/** The non-blank lines of a spans file, read as they are needed (for exportOtlp). */
+export async function* readOtlpLines(path: string): AsyncGenerator<string> {
+  const lines = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Infinity })
+  for await (const line of lines) if (line.trim() !== '') yield line
 }
 
 /**

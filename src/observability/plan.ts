@@ -1,10 +1,27 @@
-import { SpanKind, SpanStatusCode, type AttributeValue, type Attributes } from '@opentelemetry/api'
-
 /*
- * Spans are drawn after the run, from its records and trace events: first planned as plain data (names, times in
- * epoch milliseconds, attributes), then handed to the SDK in one pass. Planning apart from the SDK keeps the
- * timing rules testable and lets every parent's time span its children before anything is created.
+ * Spans are drawn from the run's records and trace events: first planned as plain data (names, times in epoch
+ * milliseconds, attributes), then written as OTLP JSON (otlp-encode.ts). Planning apart from the encoding keeps the
+ * timing rules testable and lets every parent's time span its children before anything is written.
  */
+
+/**
+ * Span kinds and status codes with the OpenTelemetry API's values (the API is not imported: the span code needs
+ * no OpenTelemetry package at run time). OTLP's kind is the API's plus one; its status codes are the API's.
+ */
+export const SpanKind = { INTERNAL: 0, SERVER: 1, CLIENT: 2, PRODUCER: 3, CONSUMER: 4 } as const
+export type SpanKind = (typeof SpanKind)[keyof typeof SpanKind]
+export const SpanStatusCode = { UNSET: 0, OK: 1, ERROR: 2 } as const
+export type SpanStatusCode = (typeof SpanStatusCode)[keyof typeof SpanStatusCode]
+
+/** An attribute value as OpenTelemetry allows it: a primitive or a homogeneous array of them. */
+export type AttributeValue =
+  | string
+  | number
+  | boolean
+  | (string | null | undefined)[]
+  | (number | null | undefined)[]
+  | (boolean | null | undefined)[]
+export type Attributes = Record<string, AttributeValue | undefined>
 
 export interface PlannedEvent {
   name: string
@@ -58,5 +75,3 @@ export function epochMs(iso: string | undefined): number | null {
   const ms = Date.parse(iso)
   return Number.isFinite(ms) ? ms : null
 }
-
-export { SpanKind, SpanStatusCode }

@@ -1,12 +1,3 @@
-import { ROOT_CONTEXT, trace, type Context } from '@opentelemetry/api'
-import { millisToHrTime } from '@opentelemetry/core'
-import { resourceFromAttributes } from '@opentelemetry/resources'
-import {
-  AlwaysOnSampler,
-  BasicTracerProvider,
-  type ReadableSpan,
-  type SpanProcessor,
-} from '@opentelemetry/sdk-trace-base'
 import {
   redactorFromEnv,
   sdkVersion,
@@ -16,8 +7,17 @@ import {
   type TraceEvent,
   type TrialRecord,
 } from '../core/index.ts'
-import { resourceAttributesFromEnv, type Env } from './env.ts'
-import { attrs, epochMs, extentOf, SpanKind, type PlannedSpan } from './plan.ts'
+import type { ContentPolicy } from './content.ts'
+import { resourceAttributesFromEnv, spanLimitsFromEnv, type Env } from './env.ts'
+import {
+  encodeSpanTree,
+  envelopeText,
+  randomSpanIds,
+  requestLine,
+  type EncodeContext,
+  type SpanIds,
+} from './otlp-encode.ts'
+import { attrs, epochMs, SpanKind, type PlannedSpan } from './plan.ts'
 import { AEO, ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION, CAPTURE_CONTENT_ENV, SPAN } from './semconv.ts'
 import { labelAttributes, planTrial } from './trial-plan.ts'
 
@@ -30,20 +30,39 @@ export interface StageTime {
   durationMs: number
 }
 
-export interface RunSpansInput {
+/** Measured run-level stages; without them eval.score and eval.report are points at the run's end. */
+export interface RunStages {
+  score?: StageTime | undefined
+  report?: StageTime | undefined
+}
+
+/** How a run's spans are written, fixed when the run starts. */
+export interface RunSpanOptions {
+  /**
+   * The run's start (RunMetadata.startedAt): where a trial with neither timing nor events is placed. The run span
+   * itself starts at the metadata's `startedAt` handed to `runSpanLine`, which should be the same time.
+   */
+  startedAt: string
+  /** Write message content (model text, tool arguments and results, final answers). Default off. */
+  captureContent?: boolean | undefined
+  /** Applied to every free text a span carries. Default: a redactor for the secrets of `env`. */
+  redactor?: Redactor | undefined
+  /**
+   * Where OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES, the span limits (OTEL_SPAN_ATTRIBUTE_*_LIMIT…) and the
+   * secrets to redact are read. Default process.env.
+   */
+  env?: Env | undefined
+  /** Span and trace ids; default random (as the OpenTelemetry SDK's). */
+  ids?: SpanIds | undefined
+}
+
+export interface RunSpansInput extends Omit<RunSpanOptions, 'startedAt'> {
   metadata: RunMetadata
   trials: readonly TrialRecord[]
   /** Every trace event of the run, in any order; each trial takes its own. */
   events: readonly TraceEvent[]
-  summary?: RunSummary
-  /** Write message content (model text, tool arguments and results, final answers). Default off. */
-  captureContent?: boolean
-  /** Applied to every free text a span carries. Default: a redactor for the secrets of `env`. */
-  redactor?: Redactor
-  /** Measured run-level stages; without them eval.score and eval.report are points at the run's end. */
-  stages?: { score?: StageTime; report?: StageTime }
-  /** Where OTEL_SERVICE_NAME, OTEL_RESOURCE_ATTRIBUTES and the secrets to redact are read. Default process.env. */
-  env?: Env
+  summary?: RunSummary | undefined
+  stages?: RunStages | undefined
 }
 
 /** Whether the environment opts in to message content on spans (`…_CAPTURE_MESSAGE_CONTENT=true`). */
@@ -52,68 +71,106 @@ export function captureContentFromEnv(env: Env): boolean {
 }
 
 /**
- * The run's spans, drawn after the fact from its records and trace events, with the times they report (see
- * trial-plan.ts). One trace: `eval.run` over every trial's `eval.task`, then the run's scoring and report. Spans
- * come back parents first, in the order of `trials`; their ids are random.
+ * A run's spans.jsonl, written as the run goes: one trace, `eval.run` over every trial's `eval.task`, then the
+ * run's scoring and report. Each line is one OTLP JSON ExportTraceServiceRequest (see otlp-json.ts), the body an
+ * OTLP/HTTP export POSTs.
+ *
+ * Streaming use (the bundle reporter): make one per run as it starts; as each trial is folded, append
+ * `trialSpanLine(record, events)` to the file (a trial's spans depend on nothing but its record, its events and
+ * this run's ids); once the run is over, append `runSpanLine(metadata, summary, stages)`, the run-level spans
+ * (`eval.run`, `eval.score`, `eval.report`), whose times cover every trial written before. The spans form a tree
+ * by ids, not by line order, so the run line may come last; `buildRunSpanLines` puts it first, as bundles of
+ * earlier versions have it. Nothing per trial is kept beyond the latest end time.
+ *
+ * The spans are drawn after the fact from records and events, with the times they report (see trial-plan.ts);
+ * ids are random unless `ids` is given. No OpenTelemetry package is loaded: the JSON is written directly.
  */
-export function buildRunSpans(input: RunSpansInput): ReadableSpan[] {
-  const env = input.env ?? process.env
-  const redactor = input.redactor ?? redactorFromEnv(env)
-  const plan = planRun(input, { capture: input.captureContent === true, redactor })
+export class RunSpanWriter {
+  /** Chosen up front: every trial's `eval.task` names it as its parent before the run span is written. */
+  readonly runSpanId: string
+  private readonly encoding: EncodeContext
+  private readonly content: ContentPolicy
+  private readonly fallbackMs: number
+  private readonly envelope: { prefix: string; suffix: string }
+  /** The latest end of the trials written so far; null before the first. */
+  private tasksEndMs: number | null = null
 
-  const finished: ReadableSpan[] = []
-  const collector: SpanProcessor = {
-    onStart: () => {},
-    onEnd: (span) => void finished.push(span),
-    forceFlush: () => Promise.resolve(),
-    shutdown: () => Promise.resolve(),
-  }
-  const provider = new BasicTracerProvider({
-    resource: resourceFromAttributes({
-      ...resourceAttributesFromEnv(env),
-      [ATTR_SERVICE_NAME]: env['OTEL_SERVICE_NAME']?.trim() || 'agentevalops',
-      [ATTR_SERVICE_VERSION]: sdkVersion(),
-    }),
-    // The bundle keeps every span: a sampler set in the environment for live tracing must not thin it out.
-    sampler: new AlwaysOnSampler(),
-    spanProcessors: [collector],
-  })
-  const tracer = provider.getTracer(TRACER_NAME, sdkVersion())
-
-  const emit = (planned: PlannedSpan, parent: Context): void => {
-    const span = tracer.startSpan(
-      planned.name,
-      { kind: planned.kind, startTime: millisToHrTime(planned.startMs), attributes: planned.attributes },
-      parent,
-    )
-    if (planned.status) span.setStatus(planned.status)
-    for (const event of planned.events ?? []) {
-      span.addEvent(event.name, event.attributes, millisToHrTime(Math.max(event.timeMs, planned.startMs)))
+  constructor(options: RunSpanOptions) {
+    const env = options.env ?? process.env
+    const ids = options.ids ?? randomSpanIds()
+    this.encoding = { traceId: ids.traceId(), ids, limits: spanLimitsFromEnv(env) }
+    this.runSpanId = ids.spanId()
+    this.content = {
+      capture: options.captureContent === true,
+      redactor: options.redactor ?? redactorFromEnv(env),
     }
-    // Ended before its children start: the SDK needs only the parent's context, and this keeps the output parents-first.
-    span.end(millisToHrTime(Math.max(planned.endMs, planned.startMs)))
-    const context = trace.setSpan(parent, span)
-    for (const child of planned.children) emit(child, context)
+    this.fallbackMs = epochMs(options.startedAt) ?? Date.now()
+    this.envelope = envelopeText({
+      resource: {
+        ...resourceAttributesFromEnv(env),
+        [ATTR_SERVICE_NAME]: env['OTEL_SERVICE_NAME']?.trim() || 'agentevalops',
+        [ATTR_SERVICE_VERSION]: sdkVersion(),
+      },
+      scope: { name: TRACER_NAME, version: sdkVersion() },
+    })
   }
-  emit(plan, ROOT_CONTEXT)
-  return finished
+
+  /**
+   * One trial's line of spans.jsonl (no newline): its `eval.task` under the run span, and the agent, model and
+   * tool calls, evaluators, policy checks, prepare and teardown under it. `events` are this trial's trace events,
+   * in any order. Call it once per trial, in the order the trials should appear.
+   */
+  trialSpanLine(trial: TrialRecord, events: readonly TraceEvent[]): string {
+    const plan = planTrial(trial, byStep(events), { content: this.content, fallbackMs: this.fallbackMs })
+    const end = Math.max(plan.endMs, plan.startMs)
+    this.tasksEndMs = this.tasksEndMs === null ? end : Math.max(this.tasksEndMs, end)
+    const spans: string[] = []
+    encodeSpanTree(plan, this.runSpanId, this.encoding, spans)
+    return requestLine(this.envelope, spans)
+  }
+
+  /**
+   * The run-level line (no newline): `eval.run`, then `eval.score` (when there is a summary) and `eval.report`.
+   * Call it once, after the last trial's line: the run span's end covers every trial written before.
+   */
+  runSpanLine(metadata: RunMetadata, summary?: RunSummary, stages?: RunStages): string {
+    const plan = planRunLevel(metadata, summary, stages ?? {}, this.tasksEndMs)
+    const spans: string[] = []
+    encodeSpanTree(plan, undefined, this.encoding, spans, this.runSpanId)
+    return requestLine(this.envelope, spans)
+  }
 }
 
-/** The whole run as planned spans. */
-function planRun(input: RunSpansInput, content: { capture: boolean; redactor: Redactor }): PlannedSpan {
-  const { metadata, summary } = input
+/**
+ * The whole of spans.jsonl at once, as its lines (without newlines): the run-level line first, then one line per
+ * trial in the order of `trials`. The same lines the streaming writer makes, for callers that hold the whole run
+ * (recover, re-rendering a bundle).
+ */
+export function buildRunSpanLines(input: RunSpansInput): string[] {
+  const writer = new RunSpanWriter({ ...input, startedAt: input.metadata.startedAt })
+  const eventsOf = groupEvents(input.trials, input.events)
+  const trialLines = input.trials.map((trial, i) => writer.trialSpanLine(trial, eventsOf[i] ?? []))
+  return [writer.runSpanLine(input.metadata, input.summary, input.stages), ...trialLines]
+}
+
+/**
+ * The run span over the trials (whose spans were written already, ending at `tasksEndMs` at the latest), with
+ * the run's scoring and report as its other children.
+ */
+function planRunLevel(
+  metadata: RunMetadata,
+  summary: RunSummary | undefined,
+  stages: RunStages,
+  tasksEndMs: number | null,
+): PlannedSpan {
   const runStart = epochMs(metadata.startedAt) ?? Date.now()
   const runEnd = Math.max(epochMs(metadata.finishedAt) ?? runStart, runStart)
-  const eventsOf = groupEvents(input.trials, input.events)
-  const tasks = input.trials.map((trial, i) =>
-    planTrial(trial, eventsOf[i] ?? [], { content, fallbackMs: runStart }),
-  )
 
   // Scoring follows the last trial; the report is rendered once the run is over.
-  const lastTrialEnd = Math.min(Math.max(extentOf(tasks)?.endMs ?? runStart, runStart), runEnd)
-  const children: PlannedSpan[] = [...tasks]
+  const lastTrialEnd = Math.min(Math.max(tasksEndMs ?? runStart, runStart), runEnd)
+  const children: PlannedSpan[] = []
   if (summary) {
-    const t = stageWindow(input.stages?.score, lastTrialEnd)
+    const t = stageWindow(stages.score, lastTrialEnd)
     // Over several targets the pooled rate describes none of them: the spans leave it out, as the reports do.
     const primary = summary.headline.pooled === false ? undefined : summary.headline.primary
     children.push({
@@ -135,7 +192,7 @@ function planRun(input: RunSpansInput, content: { capture: boolean; redactor: Re
       children: [],
     })
   }
-  const r = stageWindow(input.stages?.report, runEnd)
+  const r = stageWindow(stages.report, runEnd)
   children.push({
     name: SPAN.report,
     kind: SpanKind.INTERNAL,
@@ -144,12 +201,14 @@ function planRun(input: RunSpansInput, content: { capture: boolean; redactor: Re
     attributes: attrs({ [AEO.runId]: metadata.runId, [AEO.timeSource]: r.source }),
     children: [],
   })
+  let endMs = Math.max(runEnd, tasksEndMs ?? runEnd)
+  for (const child of children) endMs = Math.max(endMs, child.endMs, child.startMs)
 
   return {
     name: SPAN.run,
     kind: SpanKind.INTERNAL,
     startMs: runStart,
-    endMs: Math.max(runEnd, extentOf(children)?.endMs ?? runEnd),
+    endMs,
     attributes: attrs({
       [AEO.runId]: metadata.runId,
       [AEO.runStatus]: metadata.status,
@@ -164,8 +223,17 @@ function planRun(input: RunSpansInput, content: { capture: boolean; redactor: Re
       [AEO.vitestProject]: metadata.vitestProject,
       ...labelAttributes(AEO.labelPrefix, metadata.labels),
     }),
+    // The trials' spans are written on their own lines; only the run-level children are planned here.
     children,
   }
+}
+
+/** Events sorted by step, copied only when they are not in order already. */
+function byStep(events: readonly TraceEvent[]): readonly TraceEvent[] {
+  for (let i = 1; i < events.length; i++) {
+    if (events[i - 1]!.step > events[i]!.step) return [...events].sort((a, b) => a.step - b.step)
+  }
+  return events
 }
 
 /** A measured stage's window, or a point at `fallbackMs` (marked estimated) when it was not measured. */
@@ -188,18 +256,20 @@ function groupEvents(trials: readonly TrialRecord[], events: readonly TraceEvent
   const index = new Map<string, number>()
   const loose = new Map<string, number>()
   trials.forEach((t, i) => {
-    index.set(JSON.stringify([t.benchmark.id, t.taskId, t.trial]), i)
-    const key = JSON.stringify([t.taskId, t.trial])
+    index.set(`${sized(t.benchmark.id)}${looseKey(t.taskId, t.trial)}`, i)
+    const key = looseKey(t.taskId, t.trial)
     if (!loose.has(key)) loose.set(key, i)
   })
   const groups: TraceEvent[][] = trials.map(() => [])
   for (const event of events) {
-    const i =
-      event.benchmark === undefined
-        ? loose.get(JSON.stringify([event.taskId, event.trial]))
-        : index.get(JSON.stringify([event.benchmark, event.taskId, event.trial]))
+    const key = looseKey(event.taskId, event.trial)
+    const i = event.benchmark === undefined ? loose.get(key) : index.get(`${sized(event.benchmark)}${key}`)
     if (i !== undefined) groups[i]!.push(event)
   }
   for (const group of groups) group.sort((a, b) => a.step - b.step)
   return groups
 }
+
+/** Keys that cannot run into each other whatever the ids hold: each string prefixed by its length. */
+const sized = (text: string): string => `${text.length}:${text}`
+const looseKey = (taskId: string, trial: number): string => `${sized(taskId)}${trial}`

@@ -6,9 +6,10 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { unrecoveredStagings } from '../../reporters/staging.ts'
 import type { TrialRecord } from '../../src/core/index.ts'
-import { makeTrials, RUN_ID, tempDir } from '../bundles/fixtures.ts'
+import { makeEvents, makeTrials, RUN_ID, tempDir } from '../bundles/fixtures.ts'
+import { readBundle, validateBundle } from '../../src/bundles/index.ts'
 import { runCli } from './helpers.ts'
-import { DEAD_PID, stageRun } from './recover-staging.ts'
+import { DEAD_PID, stageRun, stageRunInLogs } from './recover-staging.ts'
 
 let work: { path: string; remove: () => Promise<void> }
 beforeAll(async () => {
@@ -134,5 +135,32 @@ describe('agentevalops recover', () => {
     await stageRun(staging, [a!, b!], [c!])
     expect((await unrecoveredStagings(runs, '')).map((s) => s.dir)).toEqual([staging])
     expect(existsSync(staging)).toBe(true)
+  })
+
+  it('recovers a staging folder of worker logs: finished trials as they were, unfinished ones over their events', async () => {
+    const trials = makeTrials()
+    const [cut, ...finished] = trials
+    const runs = join(work.path, `runs-${folders++}`)
+    const staging = join(runs, '.staging', RUN_ID)
+    await stageRunInLogs(staging, finished, [cut!])
+    expect((await unrecoveredStagings(runs, '')).map((s) => [s.dir, s.records])).toEqual([
+      [staging, finished.length],
+    ])
+    const r = await runCli('recover', staging)
+    expect(r.code).toBe(0)
+    expect(r.stdout).toContain(`${finished.length} finished trial(s), 0 cancelled, 1 cut short (interrupted)`)
+    expect(r.stderr).toContain('dropped a torn last line')
+    const bundle = join(runs, RUN_ID)
+    expect(await validateBundle(bundle)).toEqual([])
+    const read = await readBundle(bundle)
+    const byId = (t: Pick<TrialRecord, 'taskId' | 'trial'>) => `${t.taskId} #${t.trial}`
+    const recovered = new Map(read.scores.trials.map((t) => [byId(t), t]))
+    for (const t of finished)
+      expect(recovered.get(byId(t))).toMatchObject({ outcome: t.outcome, scores: t.scores })
+    expect(recovered.get(byId(cut!))?.outcome).toBe('interrupted')
+    expect(
+      read.events.filter((e) => e.taskId === finished[0]!.taskId && e.trial === finished[0]!.trial),
+    ).toEqual(makeEvents(finished[0]!))
+    expect(existsSync(staging)).toBe(false)
   })
 })

@@ -130,13 +130,15 @@ describe('agentevalops report', () => {
     const html = await readFile(out, 'utf8')
     expect(html).toMatch(/^<!doctype html>/)
     expect(html).toContain('Content-Security-Policy')
-    const data = html.match(/<script type="application\/json" id="data">([\s\S]*?)<\/script>/)
-    expect(data).not.toBeNull()
-    const page = JSON.parse(data![1]!) as { trials: { events: unknown[] }[] }
+    expect(html).toMatch(/<script type="application\/json" id="data">/)
+    // The trials are the rows blocks' rows.
+    const trials = [
+      ...html.matchAll(/<script type="application\/json" class="rows">([\s\S]*?)<\/script>/g),
+    ].flatMap((block) => JSON.parse(block[1]!) as { events: unknown[] }[])
     const scores = JSON.parse(await readFile(join(bundle, 'scores.json'), 'utf8')) as { trials: unknown[] }
-    expect(page.trials).toHaveLength(scores.trials.length)
+    expect(trials).toHaveLength(scores.trials.length)
     const events = (await readFile(join(bundle, 'traces.jsonl'), 'utf8')).trim().split('\n')
-    expect(page.trials.reduce((n, t) => n + t.events.length, 0)).toBe(events.length)
+    expect(trials.reduce((n, t) => n + t.events.length, 0)).toBe(events.length)
   })
 
   it('exits 2 for an unknown --format, naming the known reporters', async () => {

@@ -19,11 +19,11 @@ function parse(stdout: string): ValidateBundleJson {
 }
 
 describe('agentevalops validate-bundle --json', () => {
-  it('prints { ok: true, dir, trials, events, findings: [] } for a valid bundle, exit 0', async () => {
+  it('prints { ok: true, dir, trials, events, findings: [], notes: [] } for a valid bundle, exit 0', async () => {
     const { code, stdout, stderr } = await runCli('validate-bundle', '--json', bundle)
     expect(code).toBe(0)
     expect(stderr).toBe('')
-    expect(parse(stdout)).toEqual({ ok: true, dir: bundle, trials: 6, events: 42, findings: [] })
+    expect(parse(stdout)).toEqual({ ok: true, dir: bundle, trials: 6, events: 42, findings: [], notes: [] })
   })
 
   it('lists every finding as { check, file, message } for a damaged bundle, exit 1, nothing but JSON on stdout', async () => {
@@ -46,6 +46,7 @@ describe('agentevalops validate-bundle --json', () => {
           message: 'size is 11 bytes but manifest.json says 14 (changed after the bundle was sealed)',
         },
       ],
+      notes: [],
     })
   })
 

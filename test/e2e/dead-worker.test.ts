@@ -11,6 +11,7 @@ import {
   bundleDirs,
   createTempProject,
   finishedStagedTraces,
+  stagedTraces,
   listDir,
   pollUntil,
   slowSuiteEval,
@@ -29,30 +30,6 @@ const FINISHED_BEFORE_KILL = 6
 const slowEval = slowSuiteEval(TASK_COUNT, 50)
 
 const allTasks = Array.from({ length: TASK_COUNT }, (_, i) => `slow-${String(i).padStart(2, '0')}`)
-
-/** Every trace file in the staging folders of a runs folder. */
-async function stagedTraceFiles(runsDir: string): Promise<string[]> {
-  const files: string[] = []
-  for (const run of await listDir(join(runsDir, '.staging'))) {
-    const traces = join(runsDir, '.staging', run, 'traces')
-    for (const bench of await listDir(traces)) {
-      for (const name of await listDir(join(traces, bench)))
-        if (name.endsWith('.jsonl')) files.push(join(traces, bench, name))
-    }
-  }
-  return files
-}
-
-/** The task ids of the trace files in a staging folder. */
-async function stagedTraceTasks(stagingDir: string): Promise<string[]> {
-  const ids: string[] = []
-  const traces = join(stagingDir, 'traces')
-  for (const bench of await listDir(traces)) {
-    for (const name of await listDir(join(traces, bench)))
-      if (name.endsWith('.jsonl')) ids.push(name.split('.')[0]!)
-  }
-  return ids
-}
 
 /** The direct children of `pid` (every thread's), from /proc. */
 async function childPids(pid: number): Promise<number[]> {
@@ -103,7 +80,7 @@ describe('SIGKILL of the Vitest worker alone', () => {
             throw new Error(`vitest exited (${proc.child.exitCode}) before the kill:\n${tail(proc.output)}`)
           // Killed with trials in flight: at least one trace begun and not yet ended.
           const finished = await finishedStagedTraces(project.runsDir)
-          const begun = await stagedTraceFiles(project.runsDir)
+          const begun = await stagedTraces(project.runsDir)
           if (finished.length < FINISHED_BEFORE_KILL || begun.length <= finished.length) return undefined
           return forksWorker(proc.pid)
         },
@@ -145,7 +122,7 @@ describe('SIGKILL of the Vitest worker alone', () => {
     const staged = await listDir(join(project.runsDir, '.staging'))
     expect(staged).toHaveLength(1)
     const stagingDir = join(project.runsDir, '.staging', staged[0]!)
-    const traced = await stagedTraceTasks(stagingDir)
+    const traced = (await stagedTraces(project.runsDir, stagingDir)).map((t) => t.taskId)
     const partial = traced.filter((id) => !bundled.includes(id))
     expect(partial.length).toBeGreaterThan(0)
     for (const id of partial) expect(missing).toContain(`${id} #0`)

@@ -459,23 +459,73 @@ export async function runCli(
   }
 }
 
-/** Trace files in the staging folder of a runs dir whose trial has ended (a full line with its terminal event). */
-export async function finishedStagedTraces(runsDir: string): Promise<string[]> {
+/** One trial's events in a staging folder, as its worker logged them. */
+export interface StagedTrace {
+  stagingDir: string
+  benchmark: string
+  taskId: string
+  trial: number
+  /** Its events as JSONL, one complete log line each (a torn last line of the log is no event yet). */
+  text: string
+  /** Whether a complete line holds its terminal event: the trial has ended. */
+  ended: boolean
+}
+
+/** The worker logs of every staging folder of a runs dir. */
+export async function stagedLogFiles(runsDir: string): Promise<string[]> {
   const staging = join(runsDir, '.staging')
-  const done: string[] = []
-  for (const run of await listDir(staging)) {
-    const traces = join(staging, run, 'traces')
-    for (const bench of await listDir(traces)) {
-      for (const name of await listDir(join(traces, bench))) {
-        if (!name.endsWith('.jsonl')) continue
-        const text = await readFile(join(traces, bench, name), 'utf8').catch(() => '')
-        const lines = text.split('\n').slice(0, -1)
-        if (lines.some((line) => line.includes('"kind":"agent.terminal"')))
-          done.push(join(traces, bench, name))
+  const files: string[] = []
+  for (const run of await listDir(staging))
+    for (const name of await listDir(join(staging, run, 'logs')))
+      if (name.endsWith('.jsonl')) files.push(join(staging, run, 'logs', name))
+  return files
+}
+
+/** Every trial's events in the staging folders of a runs dir (or in one staging folder), from the worker logs. */
+export async function stagedTraces(runsDir: string, stagingDir?: string): Promise<StagedTrace[]> {
+  const traces = new Map<string, StagedTrace>()
+  for (const log of await stagedLogFiles(runsDir)) {
+    const dir = dirname(dirname(log))
+    if (stagingDir !== undefined && dir !== stagingDir) continue
+    const lines = (await readFile(log, 'utf8').catch(() => '')).split('\n').slice(0, -1)
+    for (const line of lines) {
+      const parsed = JSON.parse(line) as { event?: TraceEvent }
+      const event = parsed.event
+      if (!event) continue
+      const key = `${dir}\u0000${event.benchmark}\u0000${event.taskId}\u0000${event.trial}`
+      let trace = traces.get(key)
+      if (!trace) {
+        trace = {
+          stagingDir: dir,
+          benchmark: event.benchmark ?? '',
+          taskId: event.taskId,
+          trial: event.trial,
+          text: '',
+          ended: false,
+        }
+        traces.set(key, trace)
       }
+      trace.text += `${JSON.stringify(event)}\n`
+      if (event.kind === 'agent.terminal') trace.ended = true
     }
   }
-  return done
+  return [...traces.values()]
+}
+
+/** The trials in the staging folder of a runs dir whose trial has ended (a full line with its terminal event). */
+export async function finishedStagedTraces(runsDir: string): Promise<StagedTrace[]> {
+  return (await stagedTraces(runsDir)).filter((t) => t.ended)
+}
+
+/** The finished trials' records in the staging folders of a runs dir: the whole record lines of the worker logs. */
+export async function stagedRecordLines(runsDir: string): Promise<unknown[]> {
+  const records: unknown[] = []
+  for (const log of await stagedLogFiles(runsDir)) {
+    const lines = (await readFile(log, 'utf8').catch(() => '')).split('\n').slice(0, -1)
+    for (const line of lines)
+      if (line.startsWith('{"record":')) records.push((JSON.parse(line) as { record: unknown }).record)
+  }
+  return records
 }
 
 /**

@@ -1,7 +1,7 @@
 // SIGKILL of a 200-trial `vitest run` at seeded random moments, then `agentevalops recover`: every trial whose record
 // had been written is in the recovered bundle with identical scores, the cut-short ones are marked interrupted, the
 // bundle validates, and a run started before recovering says how to recover.
-import { readdir, readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { validateBundle } from '../../src/bundles/index.ts'
@@ -16,6 +16,7 @@ import {
   listDir,
   pollUntil,
   readScores,
+  stagedRecordLines,
   runVitest,
   tail,
   type TempProject,
@@ -65,18 +66,10 @@ afterAll(async () => project?.remove())
 /** The finished trials' records in the staging folders of a runs dir, by `task #trial`. */
 async function stagedRecords(runsDir: string): Promise<Map<string, TrialRecord>> {
   const records = new Map<string, TrialRecord>()
-  const staging = join(runsDir, '.staging')
-  for (const name of await listDir(staging)) {
-    const dir = join(staging, name, 'records')
-    // Each worker appends its trials' records to its own log, a JSON line each; the last may be torn.
-    for (const entry of await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])) {
-      if (!entry.isFile() || !entry.name.endsWith('.records.jsonl')) continue
-      for (const line of (await readFile(join(entry.parentPath, entry.name), 'utf8')).split('\n')) {
-        if (!line.endsWith('}')) continue
-        const record = TrialRecord.parse(JSON.parse(line))
-        records.set(`${record.taskId} #${record.trial}`, record)
-      }
-    }
+  // Each worker appends its trials' records to its own log, a JSON line each; the last may be torn.
+  for (const line of await stagedRecordLines(runsDir)) {
+    const record = TrialRecord.parse(line)
+    records.set(`${record.taskId} #${record.trial}`, record)
   }
   return records
 }

@@ -1,18 +1,18 @@
 // `agentevalops run --resume`: a run interrupted (Ctrl+C) at about half way, resumed and interrupted again, then
 // resumed from that second bundle, runs every trial exactly once to its end (the scripted runner's call log says
 // which ran) and ends with the same outcomes and scores as a run that was never interrupted.
-import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { ScoredTrial } from '../../src/core/index.ts'
 import {
   buildCli,
   bundleDirs,
-  listDir,
   pollUntil,
   readMetadata,
   readScores,
   runCli,
+  stagedRecordLines,
   startCli,
   tail,
   tempDir,
@@ -65,17 +65,8 @@ async function config(name: string, log: string): Promise<string> {
 }
 
 async function stagedRecordCount(runsDir: string): Promise<number> {
-  let n = 0
-  for (const name of await listDir(join(runsDir, '.staging'))) {
-    const records = join(runsDir, '.staging', name, 'records')
-    const entries = await readdir(records, { recursive: true }).catch(() => [])
-    // Each worker's log holds a line per finished trial; a torn last line is not one.
-    for (const log of entries.filter((e) => String(e).endsWith('.records.jsonl'))) {
-      const text = await readFile(join(records, String(log)), 'utf8')
-      n += text.split('\n').filter((line) => line.endsWith('}')).length
-    }
-  }
-  return n
+  // Each worker's log holds a record line per finished trial; a torn last line is not one.
+  return (await stagedRecordLines(runsDir)).length
 }
 
 /** Runs the config and sends Ctrl+C once `finished` trials have their records; returns the interrupted bundle. */

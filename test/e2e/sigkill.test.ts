@@ -1,9 +1,9 @@
 // SIGKILL in the middle of `vitest run`: no reporter hook runs, so no bundle; what must survive is every finished
-// trial's trace in the staging folder, each one complete and well formed.
-import { readFile, stat } from 'node:fs/promises'
-import { basename, join } from 'node:path'
+// trial's trace in the staging folder (its worker's log), each one complete and well formed.
+import { stat } from 'node:fs/promises'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { readTraceFile } from '../../src/stores/index.ts'
+import { parseTraceJsonl } from '../../src/stores/index.ts'
 import {
   VitestProcess,
   bundleDirs,
@@ -11,6 +11,8 @@ import {
   listDir,
   pollUntil,
   slowSuiteEval,
+  stagedLogFiles,
+  stagedTraces,
   tail,
   type TempProject,
 } from './helpers.ts'
@@ -30,29 +32,6 @@ beforeAll(async () => {
 })
 afterAll(async () => project?.remove())
 
-/** Every trace file below the staging folder of the runs dir. */
-async function stagedTraceFiles(runsDir: string): Promise<string[]> {
-  const staging = join(runsDir, '.staging')
-  const files: string[] = []
-  for (const runId of await listDir(staging)) {
-    const traces = join(staging, runId, 'traces')
-    for (const bench of await listDir(traces)) {
-      for (const name of await listDir(join(traces, bench))) {
-        if (name.endsWith('.jsonl')) files.push(join(traces, bench, name))
-      }
-    }
-  }
-  return files
-}
-
-/** A trace is complete once a full (newline-terminated) line holds its terminal event. */
-function isComplete(text: string): boolean {
-  return text
-    .split('\n')
-    .slice(0, -1)
-    .some((line) => line.includes('"kind":"agent.terminal"'))
-}
-
 async function sizes(files: readonly string[]): Promise<number[]> {
   return Promise.all(files.map(async (f) => (await stat(f)).size))
 }
@@ -69,9 +48,7 @@ describe('SIGKILL of vitest run midway', () => {
           if (proc.child.exitCode !== null) {
             throw new Error(`vitest exited (${proc.child.exitCode}) before the kill:\n${tail(proc.output)}`)
           }
-          const files = await stagedTraceFiles(project.runsDir)
-          const texts = await Promise.all(files.map((f) => readFile(f, 'utf8')))
-          const complete = texts.filter(isComplete).length
+          const complete = (await stagedTraces(project.runsDir)).filter((t) => t.ended).length
           return complete >= COMPLETE_BEFORE_KILL ? complete : undefined
         },
         {
@@ -86,10 +63,10 @@ describe('SIGKILL of vitest run midway', () => {
       expect(completeAtKill).toBeLessThan(TASK_COUNT)
 
       // The whole group died: the forks worker wrote nothing more after the kill.
-      const files = await stagedTraceFiles(project.runsDir)
+      const files = await stagedLogFiles(project.runsDir)
       const before = await sizes(files)
       await new Promise((resolve) => setTimeout(resolve, 400))
-      expect(await stagedTraceFiles(project.runsDir)).toEqual(files)
+      expect(await stagedLogFiles(project.runsDir)).toEqual(files)
       expect(await sizes(files)).toEqual(before)
 
       // The run never ended: no bundle folder; its staging folder is all there is.
@@ -99,13 +76,12 @@ describe('SIGKILL of vitest run midway', () => {
       const runId = staged[0]!
 
       let complete = 0
-      for (const file of files) {
-        const text = await readFile(file, 'utf8')
-        const taskId = basename(file).split('.')[0]!
-        if (isComplete(text)) {
+      for (const { text, taskId, ended } of await stagedTraces(project.runsDir)) {
+        const file = `${taskId} #0`
+        if (ended) {
           complete++
           // Strict: every line whole and a valid event.
-          const { events, truncatedTail } = await readTraceFile(file)
+          const { events, truncatedTail } = parseTraceJsonl(text, { file })
           expect(truncatedTail).toBe(false)
           expect(
             events.map((e) => e.step),
@@ -124,7 +100,7 @@ describe('SIGKILL of vitest run midway', () => {
           )
         } else {
           // Cut short: what is there parses once a torn last line is dropped.
-          const { events } = await readTraceFile(file, { tolerateTruncatedTail: true })
+          const { events } = parseTraceJsonl(text, { file, tolerateTruncatedTail: true })
           expect(events.some((e) => e.kind === 'agent.terminal')).toBe(false)
           expect(
             events.map((e) => e.step),

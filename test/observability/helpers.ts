@@ -1,7 +1,7 @@
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
 import { hrTimeToMilliseconds } from '@opentelemetry/core'
 import type { EvaluatorScore, TraceEvent, TrialRecord } from '../../src/core/index.ts'
 import { makeTrials } from '../bundles/fixtures.ts'
+import type { DecodedSpan } from './decoded-spans.ts'
 
 /** The fixture's clock: every time below is an offset in ms from here. */
 export const T0 = Date.parse('2025-01-02T03:04:05.000Z')
@@ -105,27 +105,27 @@ export function withTiming(
   return Object.assign({}, trial, { timing })
 }
 
-export const ms = (span: ReadableSpan) => ({
+export const ms = (span: DecodedSpan) => ({
   start: Math.round(hrTimeToMilliseconds(span.startTime) - T0),
   end: Math.round(hrTimeToMilliseconds(span.endTime) - T0),
 })
 
-export function byName(spans: readonly ReadableSpan[], name: string): ReadableSpan[] {
+export function byName(spans: readonly DecodedSpan[], name: string): DecodedSpan[] {
   return spans.filter((s) => s.name === name)
 }
 
-export function one(spans: readonly ReadableSpan[], name: string): ReadableSpan {
+export function one(spans: readonly DecodedSpan[], name: string): DecodedSpan {
   const found = byName(spans, name)
   if (found.length !== 1) throw new Error(`expected one span named ${name}, found ${found.length}`)
   return found[0]!
 }
 
-export function childrenOf(spans: readonly ReadableSpan[], parent: ReadableSpan): ReadableSpan[] {
+export function childrenOf(spans: readonly DecodedSpan[], parent: DecodedSpan): DecodedSpan[] {
   const id = parent.spanContext().spanId
   return spans.filter((s) => s.parentSpanContext?.spanId === id)
 }
 
-export function parentOf(spans: readonly ReadableSpan[], child: ReadableSpan): ReadableSpan | undefined {
+export function parentOf(spans: readonly DecodedSpan[], child: DecodedSpan): DecodedSpan | undefined {
   const id = child.parentSpanContext?.spanId
   return spans.find((s) => s.spanContext().spanId === id)
 }

@@ -1,11 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import {
-  buildRunSpans,
+  buildRunSpanLines,
   exportOtlp,
   otlpSpans,
   otlpTarget,
   parseOtlpLines,
-  spansToOtlpLines,
   type OtlpTarget,
 } from '../../src/observability/index.ts'
 import { makeMetadata, makeSummary } from '../bundles/fixtures.ts'
@@ -102,15 +101,13 @@ describe('otlpTarget', () => {
 describe('exportOtlp', () => {
   function runLines(): string[] {
     const trial = timelineTrial()
-    return spansToOtlpLines(
-      buildRunSpans({
-        metadata: makeMetadata([trial]),
-        trials: [trial],
-        events: timelineEvents(trial),
-        summary: makeSummary([trial]),
-        env: {},
-      }),
-    )
+    return buildRunSpanLines({
+      metadata: makeMetadata([trial]),
+      trials: [trial],
+      events: timelineEvents(trial),
+      summary: makeSummary([trial]),
+      env: {},
+    })
   }
 
   it('POSTs every line as OTLP JSON to the receiver, headers included', async () => {

@@ -2,23 +2,35 @@ import { hrTimeToNanoseconds } from '@opentelemetry/core'
 import { describe, expect, it } from 'vitest'
 import { isAgentEvalOpsError } from '../../src/core/index.ts'
 import {
-  buildRunSpans,
+  buildRunSpanLines,
   otlpLinesText,
   otlpSpans,
   parseOtlpLines,
-  spansToOtlpLines,
+  type RunSpansInput,
 } from '../../src/observability/index.ts'
 import { makeEvents, makeMetadata, makeSummary, makeTrials } from '../bundles/fixtures.ts'
+import { buildRunSpans, spansToOtlpLines } from './sdk-reference.ts'
+import { countingIds } from './span-ids.ts'
 
-function fixtureSpans() {
+function fixtureInput(): RunSpansInput {
   const trials = makeTrials()
-  return buildRunSpans({
+  return {
     metadata: makeMetadata(trials),
     trials,
     events: trials.flatMap(makeEvents),
     summary: makeSummary(trials),
     env: {},
-  })
+  }
+}
+
+/** The fixture run's spans as OpenTelemetry's SDK builds them, ids counted up from 1. */
+function fixtureSpans() {
+  return buildRunSpans({ ...fixtureInput(), idGenerator: countingIds() })
+}
+
+/** The fixture run's lines from the direct writer, with the same ids. */
+function fixtureLines(): string[] {
+  return buildRunSpanLines({ ...fixtureInput(), ids: countingIds() })
 }
 
 function expectInvalid(fn: () => unknown, line: number): void {
@@ -33,10 +45,9 @@ function expectInvalid(fn: () => unknown, line: number): void {
   throw new Error('expected BUNDLE_INVALID')
 }
 
-describe('spansToOtlpLines', () => {
+describe('buildRunSpanLines', () => {
   it('writes the run-level spans on the first line and each trial on a line of its own', () => {
-    const spans = fixtureSpans()
-    const lines = spansToOtlpLines(spans)
+    const lines = fixtureLines()
     expect(lines).toHaveLength(1 + 6)
     for (const line of lines) expect(line).not.toContain('\n')
 
@@ -64,9 +75,9 @@ describe('spansToOtlpLines', () => {
     }
   })
 
-  it('round-trips: the parsed lines hold the same spans, ids, parents, times and attributes', () => {
+  it('holds what the OpenTelemetry SDK builds: the same spans, ids, parents, times and attributes', () => {
     const spans = fixtureSpans()
-    const parsed = otlpSpans(parseOtlpLines(otlpLinesText(spansToOtlpLines(spans))))
+    const parsed = otlpSpans(parseOtlpLines(otlpLinesText(fixtureLines())))
     expect(parsed).toHaveLength(spans.length)
     const byId = new Map(parsed.map((s) => [s.spanId, s]))
     for (const span of spans) {
@@ -92,13 +103,13 @@ describe('spansToOtlpLines', () => {
     })
   })
 
-  it('writes no line for an empty span list', () => {
-    expect(spansToOtlpLines([])).toEqual([])
+  it('writes the lines the SDK’s serializer writes for the same spans', () => {
+    expect(fixtureLines()).toEqual(spansToOtlpLines(fixtureSpans()))
   })
 })
 
 describe('parseOtlpLines', () => {
-  const valid = spansToOtlpLines(fixtureSpans())
+  const valid = fixtureLines()
 
   it('skips blank lines', () => {
     expect(parseOtlpLines(`\n${valid[0]}\n\n${valid[1]}\n`)).toHaveLength(2)

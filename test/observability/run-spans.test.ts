@@ -1,10 +1,10 @@
 import { SpanKind, SpanStatusCode } from '@opentelemetry/api'
 import { hrTimeToMilliseconds } from '@opentelemetry/core'
-import type { ReadableSpan } from '@opentelemetry/sdk-trace-base'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createRedactor, sdkVersion, type TraceEvent, type TrialRecord } from '../../src/core/index.ts'
-import { buildRunSpans, captureContentFromEnv, type RunSpansInput } from '../../src/observability/index.ts'
+import { captureContentFromEnv, type RunSpansInput } from '../../src/observability/index.ts'
 import { FIXTURE_BENCHMARK, makeEvents, makeMetadata, makeSummary, makeTrials } from '../bundles/fixtures.ts'
+import { buildRunSpans, type DecodedSpan } from './decoded-spans.ts'
 import {
   at,
   byName,
@@ -47,7 +47,7 @@ function timelineInput(trial: TrialRecord, overrides: Partial<RunSpansInput> = {
   }
 }
 
-const allText = (spans: readonly ReadableSpan[]) =>
+const allText = (spans: readonly DecodedSpan[]) =>
   JSON.stringify(spans.map((s) => ({ a: s.attributes, e: s.events, st: s.status })))
 
 describe('buildRunSpans: hierarchy', () => {
@@ -171,7 +171,7 @@ describe('buildRunSpans: hierarchy', () => {
         'gen_ai.evaluation.score.label': 'pass',
       })
     }
-    expect(evaluator.events[0]!.attributes!['gen_ai.evaluation.explanation']).toBe('exact match')
+    expect(evaluator.events[0]!.attributes['gen_ai.evaluation.explanation']).toBe('exact match')
   })
 
   it('labels a failed score fail, and marks errored evaluators, tools and agents as errors', () => {

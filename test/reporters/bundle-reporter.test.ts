@@ -19,7 +19,7 @@ import {
 import { runTrial } from '../../src/engine/index.ts'
 import { matchesExpected } from '../../src/evaluators/index.ts'
 import { toolAccess } from '../../src/policy/index.ts'
-import { JsonlTraceStore } from '../../src/stores/index.ts'
+import { JsonlTraceStore, workerLogFor } from '../../src/stores/index.ts'
 
 const PROJECT = 'evals'
 const FAST_TASKS = [TOY_TASK_IDS.exact, TOY_TASK_IDS.wrongAnswer, TOY_TASK_IDS.forbiddenTool]
@@ -68,19 +68,22 @@ function fakeCase(meta: unknown, root: string, options: CaseOptions = {}): TestC
 }
 
 /**
- * Real trials of toy tasks, as an eval case makes them: traces in the benchmark's folder of the staging dir, the
- * record's tracePath rewritten relative to the staging dir, and the record cloned as plain JSON.
+ * Real trials of toy tasks, as an eval case makes them: events and record in the worker's log in the staging dir
+ * (or, `layout: 'files'`, a trace file per trial as older SDKs staged them), the record's tracePath rewritten
+ * relative to the staging dir, and the record cloned as plain JSON.
  */
 async function makeRecords(
   run: ProvidedRun,
   taskIds: readonly string[] = FAST_TASKS,
   benchmarkId?: string,
+  layout: 'log' | 'files' = 'log',
 ): Promise<TrialRecord[]> {
   const bench = toyBenchmark()
   const [tasks, toyInfo] = await Promise.all([bench.listTasks({ id: [...taskIds] }), bench.info()])
   const info = benchmarkId === undefined ? toyInfo : { ...toyInfo, id: benchmarkId }
   const traceRoot = benchmarkTraceDir(run.stagingDir, info.id)
-  const store = new JsonlTraceStore(traceRoot)
+  const log = workerLogFor(run.stagingDir)
+  const store = layout === 'log' ? log.traceStore(info.id) : new JsonlTraceStore(traceRoot)
   const runner = mockRunner({ scripts: toyScripts })
   return Promise.all(
     tasks.map(async (task) => {
@@ -95,6 +98,7 @@ async function makeRecords(
         traceStore: store,
       })
       const handed = { ...record, tracePath: relative(run.stagingDir, join(traceRoot, record.tracePath)) }
+      if (layout === 'log') await log.appendRecord(handed)
       return JSON.parse(JSON.stringify(handed)) as TrialRecord
     }),
   )
@@ -161,6 +165,29 @@ async function bundleOf(run: ProvidedRun) {
 }
 
 describe('BundleReporter', () => {
+  it('takes each trial’s trace from the worker log, and from a trace file of an older SDK beside it', async () => {
+    const { start, end, hand, errors } = setup()
+    const run = await start()
+    const logged = await makeRecords(run, ['arith-add', 'wrong-answer'])
+    const filed = await makeRecords(run, ['forbidden-tool'], undefined, 'files')
+    expect(existsSync(join(run.stagingDir, logged[0]!.tracePath))).toBe(false)
+    expect(existsSync(join(run.stagingDir, filed[0]!.tracePath))).toBe(true)
+    hand([...logged, ...filed])
+    await end()
+    const bundle = await bundleOf(run)
+    expect(await validateBundle(bundle.dir)).toEqual([])
+    const events = (await readFile(join(bundle.dir, 'traces.jsonl'), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { taskId: string; step: number })
+    // In bundle order: trial by trial, sorted by task, steps ascending.
+    const order = events.map((e) => e.taskId).filter((id, i, all) => all[i - 1] !== id)
+    expect(order).toEqual(['arith-add', 'forbidden-tool', 'wrong-answer'])
+    for (const t of [...logged, ...filed])
+      expect(events.filter((e) => e.taskId === t.taskId)).toHaveLength(t.eventCount)
+    expect(errors).toEqual([])
+  })
+
   it('writes a valid bundle of the eval cases and removes the staging folder', async () => {
     const { start, end, hand, logs, errors } = setup({ labels: { team: 'qa' } })
     const run = await start()
@@ -243,7 +270,13 @@ describe('BundleReporter', () => {
   it('leaves out of an interrupted run the trials it cut short, and says how many', async () => {
     const { start, end, hand, logs } = setup()
     const run = await start()
-    const [done, cut] = await makeRecords(run, [TOY_TASK_IDS.exact, TOY_TASK_IDS.wrongAnswer])
+    // Traces only, as older SDKs staged them: what the cancel left of `cut` is its interrupted record alone.
+    const [done, cut] = await makeRecords(
+      run,
+      [TOY_TASK_IDS.exact, TOY_TASK_IDS.wrongAnswer],
+      undefined,
+      'files',
+    )
     // What a case aborted by the cancel hands over: an interrupted trial (Vitest reports its case as skipped).
     const interrupted: TrialRecord = {
       ...cut!,
@@ -411,7 +444,8 @@ describe('BundleReporter', () => {
   it('keeps the staging folder, logs where, and fails the process when the bundle cannot be written', async () => {
     const { start, end, hand, logs, errors } = setup()
     const run = await start()
-    const records = await makeRecords(run)
+    // A trace file per trial (an older SDK's staging), one of them lost.
+    const records = await makeRecords(run, undefined, undefined, 'files')
     const lost = records.find((r) => r.taskId === TOY_TASK_IDS.wrongAnswer)!
     await rm(join(run.stagingDir, lost.tracePath))
     hand(records)

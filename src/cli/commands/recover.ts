@@ -16,6 +16,7 @@ import {
   checksumOf,
   isAgentEvalOpsError,
   RUN_HEADER_FILE,
+  WORKER_LOG_DIR,
   sdkVersion,
   type BenchmarkInfo,
   RunMetadata,
@@ -23,6 +24,7 @@ import {
   type TraceEvent,
 } from '../../core/index.ts'
 import { renderMarkdownReport } from '../../reports/index.ts'
+import { terminalText } from '../../reports/escape-terminal.ts'
 import { DEFAULT_SUMMARY_SETTINGS, summarizeTrials } from '../../scorers/index.ts'
 import { readStagedRun, stagedTrialEvents, type StagedRun } from '../../stores/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
@@ -46,13 +48,15 @@ export const recoverCommand: Command = {
     if (extra.length > 0)
       throw new AgentEvalOpsError('USAGE', `one folder at a time (got ${positionals.length})`)
     if (!existsSync(target)) {
-      io.err(`agentevalops recover: no folder at ${target}`)
+      io.err(`agentevalops recover: no folder at ${terminalText(target)}`)
       return 1
     }
 
     const stagings = isStaging(target) ? [target] : (await unrecoveredStagings(target, '')).map((s) => s.dir)
     if (stagings.length === 0) {
-      io.out(`nothing to recover in ${target}: no staging folder of a run that ended without its bundle`)
+      io.out(
+        `nothing to recover in ${terminalText(target)}: no staging folder of a run that ended without its bundle`,
+      )
       return 0
     }
     let failed = 0
@@ -62,14 +66,18 @@ export const recoverCommand: Command = {
 }
 
 function isStaging(dir: string): boolean {
-  return existsSync(join(dir, RUN_HEADER_FILE)) || existsSync(join(dir, 'traces'))
+  return (
+    existsSync(join(dir, RUN_HEADER_FILE)) ||
+    existsSync(join(dir, WORKER_LOG_DIR)) ||
+    existsSync(join(dir, 'traces'))
+  )
 }
 
 async function recoverOne(dir: string, keep: boolean, io: CliIO): Promise<boolean> {
   const staged = await readStagedRun(dir)
-  for (const warning of staged.warnings) io.err(`agentevalops recover: warning: ${warning}`)
+  for (const warning of staged.warnings) io.err(`agentevalops recover: warning: ${terminalText(warning)}`)
   if (staged.trials.length === 0) {
-    io.err(`agentevalops recover: ${dir} holds no trial to recover; it is left as it is.`)
+    io.err(`agentevalops recover: ${terminalText(dir)} holds no trial to recover; it is left as it is.`)
     return false
   }
   // Staging folders live in <runsDir>/.staging/<name>: the bundle goes beside the run's other bundles.
@@ -95,11 +103,11 @@ async function recoverOne(dir: string, keep: boolean, io: CliIO): Promise<boolea
     const cancelled = staged.trials.filter((t) => t.finished && t.record.outcome === 'interrupted').length
     const finished = staged.trials.filter((t) => t.finished).length - cancelled
     io.out(
-      `recovered run ${staged.runId}: ${finished} finished trial(s), ${cancelled} cancelled, ` +
-        `${trials.length - finished - cancelled} cut short (interrupted) → ${relative(process.cwd(), bundle) || bundle}`,
+      `recovered run ${terminalText(staged.runId)}: ${finished} finished trial(s), ${cancelled} cancelled, ` +
+        `${trials.length - finished - cancelled} cut short (interrupted) → ${terminalText(relative(process.cwd(), bundle) || bundle)}`,
     )
     const exportWarning = await derived.exportSpans()
-    if (exportWarning !== null) io.err(`agentevalops recover: warning: ${exportWarning}`)
+    if (exportWarning !== null) io.err(`agentevalops recover: warning: ${terminalText(exportWarning)}`)
     if (!keep) await removeStaging(dir)
     return true
   } catch (e) {
@@ -107,21 +115,21 @@ async function recoverOne(dir: string, keep: boolean, io: CliIO): Promise<boolea
       const bundle = join(runsDir, staged.runId)
       if (await isInterrupted(bundle)) {
         // A worker died under the run: its bundle holds what reported, this folder the traces of what did not.
-        const shown = relative(process.cwd(), bundle) || bundle
+        const shown = terminalText(relative(process.cwd(), bundle) || bundle)
         io.err(
-          `agentevalops recover: run ${staged.runId} has its bundle ${shown}, interrupted; ${dir} keeps the traces ` +
+          `agentevalops recover: run ${terminalText(staged.runId)} has its bundle ${shown}, interrupted; ${terminalText(dir)} keeps the traces ` +
             `of the trials it lacks. Finish the run with: AGENTEVALOPS_RESUME=${shown} npx vitest run ` +
             `(or agentevalops run --resume ${shown}); that removes this folder.`,
         )
         return false
       }
       io.err(
-        `agentevalops recover: run ${staged.runId} already has its bundle in ${runsDir}; ${dir} is left over and can be deleted.`,
+        `agentevalops recover: run ${terminalText(staged.runId)} already has its bundle in ${terminalText(runsDir)}; ${terminalText(dir)} is left over and can be deleted.`,
       )
       return false
     }
     if (isAgentEvalOpsError(e, 'INFRA_FAILURE')) {
-      io.err(`agentevalops recover: ${e.message} ${dir} is kept as it was.`)
+      io.err(`agentevalops recover: ${terminalText(e.message)} ${terminalText(dir)} is kept as it was.`)
       return false
     }
     throw e

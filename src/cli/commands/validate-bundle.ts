@@ -14,6 +14,8 @@ export interface ValidateBundleJson {
   events: number
   /** `check` is the stable name of the check that failed (see `validate-bundle --help`). */
   findings: { check: CheckName; file: string; message: string }[]
+  /** What was not checked and why (a summary of another statistics method): no finding, `ok` stays as it is. */
+  notes: string[]
 }
 
 export const validateBundleCommand: Command = {
@@ -34,7 +36,10 @@ export const validateBundleCommand: Command = {
             formatChecks(),
           ],
           options: [
-            ['--json', 'Print { ok, dir, trials, events, findings: [{ check, file, message }] } on stdout'],
+            [
+              '--json',
+              'Print { ok, dir, trials, events, findings: [{ check, file, message }], notes } on stdout',
+            ],
           ],
           exitCodes: [
             [0, 'the bundle is valid'],
@@ -59,10 +64,13 @@ export const validateBundleCommand: Command = {
         trials,
         events: result.eventCount,
         findings: result.findings.map(({ check, file, message }) => ({ check, file, message })),
+        notes: result.notes,
       }
       io.out(JSON.stringify(report, null, 2))
       return report.ok ? 0 : 1
     }
+    // On stderr, so that stdout stays one line per finding (or the ok line).
+    for (const note of result.notes) io.err(`note: ${oneLine(note)}`)
     if (result.findings.length === 0) {
       io.out(`ok: ${dir} (${trials} trials, ${result.eventCount} events)`)
       return 0

@@ -1,7 +1,7 @@
 import type { RunSummary } from '../../core/index.ts'
 import { integer, usd } from '../format.ts'
 import type { Bar, Chart } from './page-data.ts'
-import type { HtmlReportTrial } from './trial-data.ts'
+import type { HtmlReportTotals } from './report-aggregates.ts'
 
 const BINS = 12
 
@@ -9,36 +9,27 @@ const BINS = 12
  * Cost and tokens per benchmark, and how cost and tokens spread over trials. Bins are made here, with the report's
  * number formats, so the page only draws.
  */
-export function chartsData(summary: RunSummary, trials: readonly HtmlReportTrial[]): Chart[] {
+export function chartsData(summary: RunSummary, totals: HtmlReportTotals): Chart[] {
   const costByBenchmark = new Map<string, number>()
   for (const t of summary.tasks)
     costByBenchmark.set(t.benchmarkId, (costByBenchmark.get(t.benchmarkId) ?? 0) + t.costUsd)
+  // The summary's order, as the cost chart's, not the order the trials happened to end in.
   const tokensByBenchmark = new Map<string, number>()
-  for (const t of trials) {
-    tokensByBenchmark.set(t.benchmark.id, (tokensByBenchmark.get(t.benchmark.id) ?? 0) + t.usage.tokens)
-  }
+  for (const id of costByBenchmark.keys()) tokensByBenchmark.set(id, totals.tokensByBenchmark.get(id) ?? 0)
+  for (const [id, tokens] of totals.tokensByBenchmark)
+    if (!tokensByBenchmark.has(id)) tokensByBenchmark.set(id, tokens)
   const charts: Chart[] = [
     { id: 'cost-by-benchmark', title: 'Cost per benchmark (USD)', bars: bars(costByBenchmark, usd) },
-    { id: 'tokens-by-benchmark', title: 'Tokens per benchmark', bars: bars(tokensByBenchmark, integer) },
+    {
+      id: 'tokens-by-benchmark',
+      title: 'Tokens per benchmark',
+      bars: bars(tokensByBenchmark, integer),
+    },
   ]
-  if (trials.length > 0) {
+  if (totals.costs.length > 0) {
     charts.push(
-      {
-        id: 'cost-per-trial',
-        title: 'Trials by cost (USD)',
-        bars: histogram(
-          trials.map((t) => t.usage.costUsd),
-          usd,
-        ),
-      },
-      {
-        id: 'tokens-per-trial',
-        title: 'Trials by tokens',
-        bars: histogram(
-          trials.map((t) => t.usage.tokens),
-          integer,
-        ),
-      },
+      { id: 'cost-per-trial', title: 'Trials by cost (USD)', bars: histogram(totals.costs, usd) },
+      { id: 'tokens-per-trial', title: 'Trials by tokens', bars: histogram(totals.tokens, integer) },
     )
   }
   return charts

@@ -23,6 +23,11 @@ export function jsonForScript(value: unknown): string {
   )
 }
 
+/** Whether JSON text is already in jsonForScript's escaping, and so safe inside a JSON block as it is. */
+export function isEmbeddableJson(text: string): boolean {
+  return !/[<>&\u0080-\uffff]/.test(text)
+}
+
 const HTML_SPECIAL: Record<string, string> = {
   '&': '&amp;',
   '<': '&lt;',

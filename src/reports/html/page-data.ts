@@ -1,5 +1,6 @@
 /*
- * What the report page is drawn from: the JSON in its `data` block. Figures arrive formatted (by ../format.ts, so
+ * What the report page is drawn from: the JSON in its `data` block (PageData: the run, from its metadata and
+ * summary, made as the run ends) and its rows blocks (one TrialData per trial, each made as its trial is folded). Figures arrive formatted (by ../format.ts, so
  * the page shows what report.md shows) next to their raw values, which the page sorts by; the page's script does
  * no arithmetic on statistics.
  */
@@ -97,13 +98,12 @@ export interface ComparisonData {
   improved: TaskLink[]
 }
 
+/** A task of the summary. The page finds its trials by `key` (TrialData.task) as it reads the rows. */
 export interface TaskInfo {
   key: string
   benchmark: string
   taskId: string
   line: string
-  /** Indices into PageData.trials. */
-  trials: number[]
 }
 
 /*
@@ -142,13 +142,16 @@ export interface PhaseData {
 }
 
 /**
- * [step, ms since the trial started, index into PageData.kinds, payload] and, when the event used tokens or money,
- * the usage as text.
+ * [step, ms since the trial started, index into PageData.kinds (or the kind itself, for one not in that fixed
+ * list), payload] and, when the event used tokens or money, the usage as text.
  */
-export type EventData = [number, number, number, unknown] | [number, number, number, unknown, string]
+export type EventData =
+  [number, number, number | string, unknown] | [number, number, number | string, unknown, string]
 
+/** One row of a rows block: a trial, made from its record and its events alone. */
 export interface TrialData {
-  task: number
+  /** The key of its task (benchmark/task), as TaskInfo.key and the tables' row keys. */
+  task: string
   trial: number
   outcome: string
   passed: boolean
@@ -182,8 +185,8 @@ export interface PageData {
   }
   costPerSolved: string
   charts: Chart[]
+  /** In the summary's order: the tables' and links' `task` indices point here. */
   tasks: TaskInfo[]
-  trials: TrialData[]
-  /** The event kinds EventData refers to by index. */
+  /** The event kinds EventData refers to by index: the same fixed list in every report of this version. */
   kinds: string[]
 }

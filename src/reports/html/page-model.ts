@@ -1,9 +1,11 @@
 import type { RunMetadata, RunSummary, TraceEvent } from '../../core/index.ts'
-import { usd } from '../format.ts'
+import { decimal, fraction, percent, usd } from '../format.ts'
+import { taskKeyOf } from '../summary-text.ts'
 import { chartsData } from './chart-data.ts'
 import { comparisonData } from './comparison-data.ts'
 import { headlineData } from './headline-data.ts'
-import type { PageData } from './page-data.ts'
+import type { PageData, TaskInfo } from './page-data.ts'
+import type { HtmlReportTotals } from './report-aggregates.ts'
 import { runFactsData } from './run-data.ts'
 import {
   benchmarkRows,
@@ -15,7 +17,7 @@ import {
   tasksTable,
   usageTable,
 } from './summary-tables.ts'
-import { trialTables, type HtmlReportTrial } from './trial-data.ts'
+import { EVENT_KINDS, type HtmlReportTrial } from './trial-data.ts'
 
 export interface HtmlReportInput {
   metadata: RunMetadata
@@ -25,10 +27,14 @@ export interface HtmlReportInput {
   events: readonly TraceEvent[]
 }
 
-/** Everything the page shows, computed and formatted here: the page's script only lays it out. */
-export function pageData({ metadata, trials, summary, events }: HtmlReportInput): PageData {
-  const { tasks, trials: trialData, kinds, taskIndex, tokensByTask } = trialTables(summary, trials, events)
-  const lookup = { taskIndex, tokensByTask }
+/**
+ * The page's run part (its `data` block), computed and formatted here from the metadata, the summary and the
+ * totals folded from the trials: the page's script only lays it out. The trials come in their own rows.
+ */
+export function htmlRunPart(metadata: RunMetadata, summary: RunSummary, totals: HtmlReportTotals): PageData {
+  const tasks = summary.tasks.map(taskInfo)
+  const taskIndex = new Map(tasks.map((t, i) => [t.key, i]))
+  const lookup = { taskIndex, tokensByTask: totals.tokensByTask }
   const headline = headlineData(summary, taskIndex)
   return {
     ...runFactsData(metadata, summary),
@@ -46,9 +52,24 @@ export function pageData({ metadata, trials, summary, events }: HtmlReportInput)
     costPerSolved:
       `${usd(summary.usage.costPerSolved)} (total cost ÷ passed trials` +
       `${summary.usage.costPerSolved === null ? '; no trial passed' : ''})`,
-    charts: chartsData(summary, trials),
+    charts: chartsData(summary, totals),
     tasks,
-    trials: trialData,
-    kinds,
+    kinds: [...EVENT_KINDS],
+  }
+}
+
+function taskInfo(t: RunSummary['tasks'][number]): TaskInfo {
+  return {
+    key: taskKeyOf(t),
+    benchmark: t.benchmarkId,
+    taskId: t.taskId,
+    line: [
+      `${fraction(t.passed, t.trials)} passed`,
+      `pass rate ${percent(t.passRate)}`,
+      `mean score ${decimal(t.meanScore)}`,
+      usd(t.costUsd),
+      ...(t.category === null ? [] : [`category ${t.category}`]),
+      ...(t.flaky ? ['flaky'] : []),
+    ].join(' · '),
   }
 }

@@ -1,17 +1,20 @@
-import type { ReportGenerator, ReportInput } from '../../core/index.ts'
+import { createWriteStream } from 'node:fs'
+import { rename, rm } from 'node:fs/promises'
+import { Readable } from 'node:stream'
+import { pipeline } from 'node:stream/promises'
+import type { ReportGenerator, ReportInput, TraceEvent } from '../../core/index.ts'
 import { assertInlineSafe, contentSecurityPolicy, escapeHtml, jsonForScript } from './embed.ts'
-import { pageData, type HtmlReportInput } from './page-model.ts'
+import type { PageData } from './page-data.ts'
+import { htmlRunPart, type HtmlReportInput } from './page-model.ts'
 import { PAGE_SCRIPT } from './page-script.ts'
 import { PAGE_STYLE } from './page-style.ts'
+import { HtmlReportAggregates } from './report-aggregates.ts'
+import { ROWS_BLOCK_CHARS, RowsBlocks, rowsOf, type RowsSource } from './rows-blocks.ts'
+import { byTrial, eventsByTrial, trialRowData, type HtmlReportTrial } from './trial-data.ts'
 
 /** The file name of the HTML report in a bundle. */
 export const HTML_REPORT_FILE = 'report.html'
 
-/**
- * The report as one self-contained HTML file that opens offline: the data as a JSON block, the page's own script
- * and style inline, and a Content-Security-Policy that allows exactly those two and fetches nothing. A pure
- * function of bundle data, like report.md.
- */
 /** report.html as a reporter of the registry (`agentevalops report --format html`). */
 export function htmlReportGenerator(): ReportGenerator<ReportInput> {
   return {
@@ -20,10 +23,88 @@ export function htmlReportGenerator(): ReportGenerator<ReportInput> {
   }
 }
 
+/**
+ * A trial's row of the page, as JSON text in the data blocks' escaping (see jsonForScript): made from the trial's
+ * record and its own events alone, so a run can write it as the trial is folded. A rows file holds one a line.
+ */
+export function htmlTrialRow(record: HtmlReportTrial, events: readonly TraceEvent[]): string {
+  return jsonForScript(trialRowData(record, events))
+}
+
+/**
+ * The report as one self-contained HTML file that opens offline: the data as JSON blocks (the run part, then the
+ * trials' rows), the page's own script and style inline, and a Content-Security-Policy that allows exactly those
+ * two and fetches nothing. A pure function of bundle data, like report.md: the rows and the totals of the
+ * streaming path, made here from the whole run.
+ */
 export function renderHtmlReport(input: HtmlReportInput): string {
+  const totals = new HtmlReportAggregates()
+  for (const trial of input.trials) totals.add(trial)
+  const records = [...input.trials].sort(byTrial)
+  const events = eventsByTrial(records, input.events)
+  const blocks = new RowsBlocks()
+  const parts = [documentHead(htmlRunPart(input.metadata, input.summary, totals))]
+  records.forEach((record, i) => parts.push(blocks.add(htmlTrialRow(record, events[i]!), 'the report')))
+  parts.push(blocks.end(), DOCUMENT_TAIL)
+  return parts.join('')
+}
+
+export interface RenderFromRowsOptions {
+  /** How long a rows block may grow (characters) before the next starts. */
+  blockChars?: number
+}
+
+/**
+ * The report from its run part (htmlRunPart, at the end of the run) and its rows (htmlTrialRow texts, or a file of
+ * them written during the run), as text chunks in order: the rows pass through one at a time, never all in memory.
+ * The same trials give the same page as renderHtmlReport, in whatever order their rows were written.
+ */
+export async function* renderHtmlReportFromRows(
+  runPart: PageData,
+  rows: RowsSource,
+  options: RenderFromRowsOptions = {},
+): AsyncGenerator<string> {
+  const where = typeof rows === 'string' ? rows : 'the rows'
+  const blocks = new RowsBlocks(options.blockChars ?? ROWS_BLOCK_CHARS)
+  let pending = documentHead(runPart)
+  for await (const row of rowsOf(rows)) {
+    pending += blocks.add(row, where)
+    if (pending.length >= CHUNK_CHARS) {
+      yield pending
+      pending = ''
+    }
+  }
+  yield pending + blocks.end() + DOCUMENT_TAIL
+}
+
+/**
+ * renderHtmlReportFromRows into the file `path`, created or replaced only once the whole report is written: a bad
+ * row stops it with the file as it was.
+ */
+export async function writeHtmlReportFromRows(
+  path: string,
+  runPart: PageData,
+  rows: RowsSource,
+  options: RenderFromRowsOptions = {},
+): Promise<void> {
+  const partial = `${path}.partial`
+  try {
+    await pipeline(
+      Readable.from(renderHtmlReportFromRows(runPart, rows, options)),
+      createWriteStream(partial),
+    )
+    await rename(partial, path)
+  } finally {
+    await rm(partial, { force: true })
+  }
+}
+
+/** Writes are batched to about this many characters: one write per row would cost more than the rows. */
+const CHUNK_CHARS = 256 * 1024
+
+function documentHead(data: PageData): string {
   const script = assertInlineSafe(PAGE_SCRIPT, 'script')
   const style = assertInlineSafe(PAGE_STYLE, 'style')
-  const data = pageData(input)
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -39,9 +120,14 @@ export function renderHtmlReport(input: HtmlReportInput): string {
     '<noscript>This report is drawn by its inline script. report.md and scores.json in the same bundle hold the same figures.</noscript>',
     '<main id="app"></main>',
     `<script type="application/json" id="data">${jsonForScript(data)}</script>`,
-    `<script>${script}</script>`,
-    '</body>',
-    '</html>',
     '',
   ].join('\n')
 }
+
+const DOCUMENT_TAIL = [
+  '',
+  `<script>${assertInlineSafe(PAGE_SCRIPT, 'script')}</script>`,
+  '</body>',
+  '</html>',
+  '',
+].join('\n')

@@ -1,5 +1,5 @@
 /**
- * The page's sections and its start: read the data block, lay out the run, the headline, the comparison, the
+ * The page's sections and its start: read the data block and the rows blocks, give each task its trials, lay out the run, the headline, the comparison, the
  * tables and the charts, then mark the page ready (`data-ready` on the body and the tasks table, and the
  * performance mark `agentevalops:ready`, which the benchmark reads).
  *
@@ -157,8 +157,40 @@ function start() {
   performance.mark('agentevalops:ready');
 }
 
+// The rows blocks in document order, one trial a row, in the order the run wrote them.
+function readRows() {
+  var trials = [];
+  document.querySelectorAll('script.rows').forEach(function (block) {
+    var rows = JSON.parse(block.textContent);
+    for (var i = 0; i < rows.length; i++) trials.push(rows[i]);
+  });
+  return trials;
+}
+
+// Each task lists its trials by trial number; a trial whose task the summary lacks still gets a task to open.
+function linkTrials() {
+  var byKey = new Map();
+  DATA.tasks.forEach(function (task, i) {
+    task.trials = [];
+    byKey.set(task.key, i);
+  });
+  DATA.trials.forEach(function (trial, ti) {
+    var index = byKey.get(trial.task);
+    if (index === undefined) {
+      index = DATA.tasks.push({ key: trial.task, line: '\u2014', trials: [] }) - 1;
+      byKey.set(trial.task, index);
+    }
+    DATA.tasks[index].trials.push(ti);
+  });
+  DATA.tasks.forEach(function (task) {
+    task.trials.sort(function (a, b) { return DATA.trials[a].trial - DATA.trials[b].trial || a - b; });
+  });
+}
+
 try {
   DATA = JSON.parse(document.getElementById('data').textContent);
+  DATA.trials = readRows();
+  linkTrials();
   start();
 } catch (error) {
   document.getElementById('app').replaceChildren(h('p', { class: 'callout warn' }, 'This report could not be drawn: ' + str(error && error.message)));

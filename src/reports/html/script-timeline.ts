@@ -72,7 +72,7 @@ function stepId(ti, step) {
 
 function eventRow(ti, event, cited) {
   var step = event[0];
-  var kind = DATA.kinds[event[2]];
+  var kind = typeof event[2] === 'number' ? DATA.kinds[event[2]] : event[2];
   var d = describeEvent(kind, event[3]);
   var notes = (cited.get(step) || []).map(function (label) {
     return h('span', { class: 'cited-by', 'data-testid': 'cited-by' }, 'cited by ' + label);

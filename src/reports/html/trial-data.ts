@@ -1,14 +1,14 @@
-import type {
-  EvaluatorScore,
-  RunSummary,
-  ScoredTrial,
-  ThrownError,
-  TraceEvent,
-  TrialRecord,
+import {
+  TRACE_EVENT_KINDS,
+  type EvaluatorScore,
+  type ScoredTrial,
+  type ThrownError,
+  type TraceEvent,
+  type TrialRecord,
 } from '../../core/index.ts'
-import { DASH, decimal, fraction, integer, percent, seconds, usd } from '../format.ts'
+import { decimal, integer, seconds, usd } from '../format.ts'
 import { taskKeyOf } from '../summary-text.ts'
-import type { EventData, FindingData, PhaseData, ScoreData, TaskInfo, TrialData } from './page-data.ts'
+import type { EventData, FindingData, PhaseData, ScoreData, TrialData } from './page-data.ts'
 
 /** A trial as the report takes it: scores.json's, or a live record, whose phase timing the page then shows. */
 export type HtmlReportTrial = ScoredTrial & Pick<Partial<TrialRecord>, 'timing'>
@@ -19,56 +19,51 @@ export type HtmlReportTrial = ScoredTrial & Pick<Partial<TrialRecord>, 'timing'>
  */
 export const MAX_TEXT = 10_000
 
-export interface TrialTables {
-  tasks: TaskInfo[]
-  trials: TrialData[]
-  kinds: string[]
-  /** Task key → index into `tasks` (and into summary.tasks, whose order it keeps). */
-  taskIndex: Map<string, number>
-  tokensByTask: Map<string, number>
+/**
+ * The event kinds a row names by index (EventData's third item): fixed, so that a row is the same text whichever
+ * trials came before it. A kind outside the list (none today) is written as itself.
+ */
+export const EVENT_KINDS: readonly string[] = TRACE_EVENT_KINDS
+const KIND_INDEX = new Map(EVENT_KINDS.map((kind, i) => [kind, i]))
+
+/**
+ * One trial as the page shows it, from its record and its own events alone: nothing from the summary or from other
+ * trials, so a row can be made as the trial is folded and is the same text alone or within a run. Its task is
+ * named by key; the page finds the task.
+ */
+export function trialRowData(record: HtmlReportTrial, events: readonly TraceEvent[]): TrialData {
+  const trial = trialOf(record, taskKeyOf({ benchmarkId: record.benchmark.id, taskId: record.taskId }))
+  if (events.length > 0) trial.events = eventsOf(record, events)
+  return trial
 }
 
-/** Tasks in the summary's order, each with its trials, each with its events in step order. */
-export function trialTables(
-  summary: RunSummary,
+/**
+ * Each record's events, in the records' order. Events of format 1 and 2 bundles do not name their benchmark: they
+ * belong to the first record (in `records`' order) of their task and trial.
+ */
+export function eventsByTrial(
   records: readonly HtmlReportTrial[],
   events: readonly TraceEvent[],
-): TrialTables {
-  const tasks: TaskInfo[] = summary.tasks.map((t) => ({
-    key: taskKeyOf(t),
-    benchmark: t.benchmarkId,
-    taskId: t.taskId,
-    line: [
-      `${fraction(t.passed, t.trials)} passed`,
-      `pass rate ${percent(t.passRate)}`,
-      `mean score ${decimal(t.meanScore)}`,
-      usd(t.costUsd),
-      ...(t.category === null ? [] : [`category ${t.category}`]),
-      ...(t.flaky ? ['flaky'] : []),
-    ].join(' · '),
-    trials: [],
-  }))
-  const taskIndex = new Map(tasks.map((t, i) => [t.key, i]))
-  const tokensByTask = new Map<string, number>()
-  const sorted = [...records].sort(byTrial)
-  const trials = sorted.map((record, index) => {
-    const key = taskKeyOf({ benchmarkId: record.benchmark.id, taskId: record.taskId })
-    let task = taskIndex.get(key)
-    if (task === undefined) {
-      // A trial the summary has no task for (it should not happen): still reachable from the page.
-      task =
-        tasks.push({ key, benchmark: record.benchmark.id, taskId: record.taskId, line: DASH, trials: [] }) - 1
-      taskIndex.set(key, task)
-    }
-    tasks[task]!.trials.push(index)
-    tokensByTask.set(key, (tokensByTask.get(key) ?? 0) + record.usage.tokens)
-    return trialOf(record, task)
+): TraceEvent[][] {
+  const exact = new Map<string, number>()
+  const byTask = new Map<string, number>()
+  records.forEach((r, i) => {
+    exact.set(`${r.benchmark.id}\0${r.taskId}\0${r.trial}`, i)
+    const loose = `${r.taskId}\0${r.trial}`
+    if (!byTask.has(loose)) byTask.set(loose, i)
   })
-  const kinds = attachEvents(sorted, trials, events)
-  return { tasks, trials, kinds, taskIndex, tokensByTask }
+  const grouped = records.map((): TraceEvent[] => [])
+  for (const event of events) {
+    const index =
+      event.benchmark === undefined
+        ? byTask.get(`${event.taskId}\0${event.trial}`)
+        : exact.get(`${event.benchmark}\0${event.taskId}\0${event.trial}`)
+    if (index !== undefined) grouped[index]!.push(event)
+  }
+  return grouped
 }
 
-function trialOf(record: HtmlReportTrial, task: number): TrialData {
+function trialOf(record: HtmlReportTrial, task: string): TrialData {
   const result = record.result
   const line = [
     result?.terminatedBy ?? 'no agent result',
@@ -144,52 +139,22 @@ function phasesOf(timing: NonNullable<HtmlReportTrial['timing']>): PhaseData[] {
   }))
 }
 
-/**
- * Each event to its trial. Events of format 1 and 2 bundles do not name their benchmark: they belong to the one
- * benchmark that has their task (the first, if several do).
- */
-function attachEvents(
-  records: readonly HtmlReportTrial[],
-  trials: TrialData[],
-  events: readonly TraceEvent[],
-): string[] {
-  const exact = new Map<string, number>()
-  const byTask = new Map<string, number>()
-  records.forEach((r, i) => {
-    exact.set(`${r.benchmark.id}\0${r.taskId}\0${r.trial}`, i)
-    const loose = `${r.taskId}\0${r.trial}`
-    if (!byTask.has(loose)) byTask.set(loose, i)
+/** The trial's events in step order, timed from the trial's start when the record has it, else from its first event. */
+function eventsOf(record: HtmlReportTrial, events: readonly TraceEvent[]): EventData[] {
+  // Events mostly arrive in step order: sort only when they do not.
+  const list = inStepOrder(events) ? events : [...events].sort((a, b) => a.step - b.step)
+  const origin = Date.parse(record.timing?.startedAt ?? list[0]!.ts)
+  return list.map((e): EventData => {
+    const at = Math.max(0, Date.parse(e.ts) - origin)
+    const event: EventData = [e.step, at, KIND_INDEX.get(e.kind) ?? e.kind, capStrings(e.payload)]
+    if (e.tokensDelta > 0 || e.costDeltaUsd > 0) event.push(usageText(e.tokensDelta, e.costDeltaUsd))
+    return event
   })
-  const grouped = new Map<number, TraceEvent[]>()
-  for (const event of events) {
-    const index =
-      event.benchmark === undefined
-        ? byTask.get(`${event.taskId}\0${event.trial}`)
-        : exact.get(`${event.benchmark}\0${event.taskId}\0${event.trial}`)
-    if (index === undefined) continue
-    const list = grouped.get(index)
-    if (list) list.push(event)
-    else grouped.set(index, [event])
-  }
-  const kinds: string[] = []
-  const kindIndex = new Map<string, number>()
-  const kindOf = (kind: string) => {
-    let index = kindIndex.get(kind)
-    if (index === undefined) kindIndex.set(kind, (index = kinds.push(kind) - 1))
-    return index
-  }
-  for (const [index, list] of grouped) {
-    list.sort((a, b) => a.step - b.step)
-    const startedAt = records[index]!.timing?.startedAt
-    const origin = Date.parse(startedAt ?? list[0]!.ts)
-    trials[index]!.events = list.map((e): EventData => {
-      const usage = usageText(e.tokensDelta, e.costDeltaUsd)
-      const at = Math.max(0, Date.parse(e.ts) - origin)
-      const event: EventData = [e.step, at, kindOf(e.kind), capStrings(e.payload)]
-      return usage === '' ? event : [...event, usage]
-    })
-  }
-  return kinds
+}
+
+function inStepOrder(events: readonly TraceEvent[]): boolean {
+  for (let i = 1; i < events.length; i++) if (events[i]!.step < events[i - 1]!.step) return false
+  return true
 }
 
 function usageText(tokens: number, cost: number): string {
@@ -202,19 +167,32 @@ export function capText(text: string): string {
   return `${text.slice(0, MAX_TEXT)}… [${integer(text.length - MAX_TEXT)} more characters: the bundle keeps them all]`
 }
 
-/** A copy of a JSON value with every long string cut (see MAX_TEXT). */
+/** A JSON value with every long string cut (see MAX_TEXT): the value itself when it has none, else a copy. */
 function capStrings(value: unknown): unknown {
+  return hasLongText(value) ? capCopy(value) : value
+}
+
+function hasLongText(value: unknown): boolean {
+  if (typeof value === 'string') return value.length > MAX_TEXT
+  if (value === null || typeof value !== 'object') return false
+  if (Array.isArray(value)) return value.some(hasLongText)
+  for (const key in value) if (hasLongText((value as Record<string, unknown>)[key])) return true
+  return false
+}
+
+function capCopy(value: unknown): unknown {
   if (typeof value === 'string') return capText(value)
-  if (Array.isArray(value)) return value.map(capStrings)
+  if (Array.isArray(value)) return value.map(capCopy)
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value)) out[k] = capStrings(v)
+    for (const [k, v] of Object.entries(value)) out[k] = capCopy(v)
     return out
   }
   return value
 }
 
-function byTrial(a: ScoredTrial, b: ScoredTrial): number {
+/** Benchmark, task, trial: the order the page lists trials in, and renderHtmlReport writes rows in. */
+export function byTrial(a: ScoredTrial, b: ScoredTrial): number {
   return compare(a.benchmark.id, b.benchmark.id) || compare(a.taskId, b.taskId) || a.trial - b.trial
 }
 

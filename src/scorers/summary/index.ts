@@ -1,4 +1,9 @@
-export { statsScorer, summarizeTrials, withGroupedHeadline } from './stats-scorer.ts'
+export {
+  STATISTICS_METHOD_VERSION,
+  statsScorer,
+  summarizeTrials,
+  withGroupedHeadline,
+} from './stats-scorer.ts'
 export { DEFAULT_SUMMARY_SETTINGS, resolveSummarySettings, SummaryOptions } from './settings.ts'
 export { groupByTask, taskKey, isInfraFailure, type TaskGroup } from './task-groups.ts'
 export { passAtKTable } from './metric.ts'

@@ -15,6 +15,13 @@ import { categorySummaries, taskSummaries } from './task-table.ts'
 import { usageSummary } from './usage.ts'
 
 /**
+ * The version of the method summarizeTrials computes, stamped on every summary it writes. Raise it whenever a figure
+ * of the same trials and settings would come out differently (a new interval, estimator or rounding), so that
+ * validate-bundle does not take a bundle of the older method for an edited one.
+ */
+export const STATISTICS_METHOD_VERSION = 1
+
+/**
  * The run's statistics: the headline pass rate with its interval under both error policies, per evaluator the
  * task-level mean with t, clustered and bootstrap uncertainty, pass@k / pass^k, outcome counts, per-task and
  * per-category tables and usage percentiles. Deterministic: the bootstrap is seeded and tasks are sorted.
@@ -35,6 +42,7 @@ export function summarizeTrials(unordered: readonly ScoredTrial[], settings: Sum
   )
   return {
     settings,
+    statisticsVersion: STATISTICS_METHOD_VERSION,
     n: trials.length,
     passed,
     passRate: trials.length === 0 ? 0 : passed / trials.length,

@@ -10,15 +10,20 @@ import {
   errorMessage,
   recordPathFor,
   RECORD_LOG_SUFFIX,
+  benchmarkTraceDir,
   type TraceEvent,
 } from '../../core/index.ts'
-import { parseTraceJsonl } from '../parse-trace.ts'
+import { parseTraceJsonl, type TraceFileContents } from '../parse-trace.ts'
+import { traceFileName } from '../trace-file-name.ts'
+import { indexWorkerLogs, readLoggedTrace, type LoggedTrace } from './log-index.ts'
 
 /** One trial found in a staging folder: its record (read, or made up for an unfinished trial) and where its trace is. */
 export interface StagedTrial {
   record: TrialRecord
   /** False when the run died before the trial finished: the record says `interrupted`. */
   finished: boolean
+  /** Where its events are in a worker log; absent for a staging folder of an older SDK (a trace file per trial). */
+  logged?: LoggedTrace
 }
 
 export interface StagedRun {
@@ -32,13 +37,32 @@ export interface StagedRun {
 
 /**
  * Reads what a run left in its staging folder: every finished trial's record, and for each trace without one a
- * record marked `interrupted` over its durable prefix. A torn last line is dropped with a warning; nothing in the
- * folder makes this throw but a folder that is not a staging folder at all.
+ * record marked `interrupted` over its durable prefix. The worker logs (logs/) are read, and the layout of older
+ * SDKs (a trace file per trial) beside them. A torn last line is dropped with a warning; nothing in the folder makes
+ * this throw but a folder that is not a staging folder at all. Trials come in bundle order (benchmark, task, trial).
  */
 export async function readStagedRun(dir: string): Promise<StagedRun> {
   const warnings: string[] = []
   const header = await readHeader(dir, warnings)
   const trials: StagedTrial[] = []
+  const logs = await indexWorkerLogs(dir, { records: 'validate' })
+  warnings.push(...logs.warnings)
+  for (const logged of logs.trials.values()) {
+    if (logged.record) {
+      trials.push({ record: logged.record, finished: true, logged: logged.trace })
+      continue
+    }
+    const tracePath = `${benchmarkTraceDir('', logged.benchmark)}/${traceFileName(logged.taskId, logged.trial)}`
+    const trial = await unfinishedTrial(
+      tracePath,
+      () => readLoggedTrace(logged.trace).then((text) => parseTrace(text, tracePath)),
+      logs.benchmarks.get(logged.benchmark),
+      header?.runId,
+      warnings,
+    )
+    if (trial) trials.push({ ...trial, logged: logged.trace })
+  }
+  const inLogs = new Set(trials.map((t) => trialKeyOf(t.record)))
   const logged = await readRecordLogs(dir, warnings)
   const tracesDir = join(dir, 'traces')
   const benchmarkDirs = await readdir(tracesDir, { withFileTypes: true }).catch(() => [])
@@ -51,11 +75,24 @@ export async function readStagedRun(dir: string): Promise<StagedRun> {
       const trial = record
         ? { record, finished: true }
         : await readTrial(dir, tracePath, staged, header?.runId, warnings)
-      if (trial) trials.push(trial)
+      if (trial && !inLogs.has(trialKeyOf(trial.record))) trials.push(trial)
     }
   }
+  trials.sort((a, b) => byTrial(a.record, b.record))
   const runId = header?.runId ?? trials[0]?.record.runId ?? basename(dir)
   return { dir, header, runId, trials, warnings }
+}
+
+function trialKeyOf(r: TrialRecord): string {
+  return `${r.benchmark.id}\u0000${r.taskId}\u0000${r.trial}`
+}
+
+function byTrial(a: TrialRecord, b: TrialRecord): number {
+  return cmp(a.benchmark.id, b.benchmark.id) || cmp(a.taskId, b.taskId) || a.trial - b.trial
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
 }
 
 /**
@@ -64,9 +101,10 @@ export async function readStagedRun(dir: string): Promise<StagedRun> {
  */
 export async function stagedTrialEvents(dir: string, trial: StagedTrial): Promise<TraceEvent[]> {
   const benchmark = trial.record.benchmark.id
-  const events = (await readTrace(join(dir, trial.record.tracePath))).events.map((e) =>
-    e.benchmark === undefined ? { ...e, benchmark } : e,
-  )
+  const trace = trial.logged
+    ? parseTrace(await readLoggedTrace(trial.logged), trial.record.tracePath)
+    : await readTrace(join(dir, trial.record.tracePath))
+  const events = trace.events.map((e) => (e.benchmark === undefined ? { ...e, benchmark } : e))
   if (events.some((e) => e.kind === 'agent.terminal')) return events
   const last = events.at(-1)
   return [
@@ -100,9 +138,20 @@ async function readTrial(
 ): Promise<StagedTrial | undefined> {
   const record = await readRecord(join(dir, recordPathFor(tracePath)), warnings)
   if (record) return { record, finished: true }
-  let trace: Awaited<ReturnType<typeof readTrace>>
+  return unfinishedTrial(tracePath, () => readTrace(join(dir, tracePath)), staged, runId, warnings)
+}
+
+/** An `interrupted` record over the durable prefix of a trial that has events and no record. */
+async function unfinishedTrial(
+  tracePath: string,
+  read: () => Promise<TraceFileContents>,
+  staged: StagedBenchmark | undefined,
+  runId: string | undefined,
+  warnings: string[],
+): Promise<StagedTrial | undefined> {
+  let trace: TraceFileContents
   try {
-    trace = await readTrace(join(dir, tracePath))
+    trace = await read()
   } catch (e) {
     warnings.push(`${tracePath}: left out, its trace cannot be read (${errorMessage(e)})`)
     return undefined
@@ -151,8 +200,13 @@ async function readTrial(
   }
 }
 
-async function readTrace(path: string) {
-  return parseTraceJsonl(await readFile(path, 'utf8'), { file: path, tolerateTruncatedTail: true })
+async function readTrace(path: string): Promise<TraceFileContents> {
+  return parseTrace(await readFile(path, 'utf8'), path)
+}
+
+/** Validated: these are files of a run that may have died mid-write, read back. */
+function parseTrace(text: string, file: string): TraceFileContents {
+  return parseTraceJsonl(text, { file, tolerateTruncatedTail: true })
 }
 
 async function readHeader(dir: string, warnings: string[]): Promise<RunHeader | undefined> {

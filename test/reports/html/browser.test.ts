@@ -10,8 +10,14 @@ import { pathToFileURL } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeBundle } from '../../../src/bundles/index.ts'
-import type { ScoresFile, TraceEvent, TrialRecord } from '../../../src/core/index.ts'
-import { renderHtmlReport } from '../../../src/reports/html/index.ts'
+import type { RunMetadata, RunSummary, ScoresFile, TraceEvent, TrialRecord } from '../../../src/core/index.ts'
+import {
+  HtmlReportAggregates,
+  htmlRunPart,
+  htmlTrialRow,
+  renderHtmlReport,
+  writeHtmlReportFromRows,
+} from '../../../src/reports/html/index.ts'
 import { renderMarkdownReport } from '../../../src/reports/index.ts'
 import { compareToBaseline } from '../../../src/scorers/index.ts'
 import {
@@ -103,6 +109,13 @@ function makeHostile(trial: TrialRecord): TrialRecord {
 interface Bundle {
   dir: string
   scores: ScoresFile
+  /** What the bundle was written from, and each trial's events. */
+  run: {
+    metadata: RunMetadata
+    trials: TrialRecord[]
+    summary: RunSummary
+    events: Map<TrialRecord, TraceEvent[]>
+  }
 }
 
 /** A two-benchmark run with one hostile trial and a baseline comparison, written by the real bundle writer. */
@@ -110,8 +123,10 @@ async function writeFixtureBundle(work: string): Promise<Bundle> {
   const trials = makeTrials({ benchmarks: BENCHMARKS }).map((t) => (isHostile(t) ? makeHostile(t) : t))
   const traceFiles: string[] = []
   const events: TraceEvent[] = []
+  const byTrial = new Map<TrialRecord, TraceEvent[]>()
   for (const trial of trials) {
     const trialEvents = isHostile(trial) ? hostileEvents(trial) : makeEvents(trial)
+    byTrial.set(trial, trialEvents)
     const path = join(work, 'src', trial.tracePath)
     await mkdir(dirname(path), { recursive: true })
     await writeFile(path, toJsonl(trialEvents))
@@ -144,7 +159,7 @@ async function writeFixtureBundle(work: string): Promise<Bundle> {
     replayCommand: 'npx vitest run --project evals',
   })
   const scores = JSON.parse(await readFile(join(dir, 'scores.json'), 'utf8')) as ScoresFile
-  return { dir, scores }
+  return { dir, scores, run: { metadata, trials, summary, events: byTrial } }
 }
 
 /** What a page did that it must not: dialogs, uncaught errors, console errors (CSP violations), requests. */
@@ -207,6 +222,11 @@ interface InPage {
     querySelector(selector: string): { classList: { contains(name: string): boolean } } | null
     querySelectorAll(selector: string): { length: number }
   }
+}
+
+/** A table row as the callbacks that read its key use it. */
+interface InPageRow {
+  getAttribute(name: string): string | null
 }
 
 /** An element as the callbacks that run on one use it. */
@@ -390,18 +410,84 @@ describe('report.html in headless Chromium, offline', () => {
       expect(await page.locator(last).getAttribute('class')).not.toContain('hl')
       expect(await inView(page, step3)).toBe(true)
 
-      // Nothing the agent wrote became markup: no <img>, no third script, no dialog, no error.
+      // Nothing the agent wrote became markup: no <img>, no script beyond the two data blocks and the page's.
       const counts = await page.evaluate(() => {
         const { document } = globalThis as unknown as InPage
         return { images: document.querySelectorAll('img').length, scripts: document.scripts.length }
       })
-      expect(counts).toEqual({ images: 0, scripts: 2 })
+      expect(counts).toEqual({ images: 0, scripts: 3 })
       await page.screenshot({ path: join(ARTIFACTS, 'report.png'), fullPage: true })
       await trial.screenshot({ path: join(ARTIFACTS, 'timeline.png') })
       expectQuiet(watch)
     } finally {
       await watch.context.close()
     }
+  })
+
+  it('shows the same page from rows written as trials ended (in their order, over several blocks) as renderHtmlReport', async () => {
+    // What a run writes: each trial's row as it is folded, here in the reverse of the bundle's order.
+    const { metadata, trials, summary, events } = bundle.run
+    const totals = new HtmlReportAggregates()
+    const rows: string[] = []
+    for (const trial of [...trials].reverse()) {
+      totals.add(trial)
+      rows.push(`${htmlTrialRow(trial, events.get(trial)!)}\n`)
+    }
+    const rowsFile = join(work.path, 'rows.jsonl')
+    await writeFile(rowsFile, rows.join(''))
+    const streamed = join(work.path, 'streamed.html')
+    await writeHtmlReportFromRows(streamed, htmlRunPart(metadata, summary, totals), rowsFile, {
+      blockChars: 4096,
+    })
+    const blocks = (await readFile(streamed, 'utf8')).match(
+      /<script type="application\/json" class="rows">/g,
+    )!
+    expect(blocks.length).toBeGreaterThan(1)
+
+    /** The page's text as drawn, then each task's detail with every trial opened, in the tasks table's order. */
+    async function shown(
+      file: string,
+    ): Promise<{ page: string; tasks: [string, string][]; scripts: number }> {
+      const watch = await openPage(browser)
+      const { page } = watch
+      try {
+        await page.goto(pathToFileURL(file).href)
+        await page.waitForSelector('[data-testid="table-tasks"][data-ready="true"]', { timeout: 10_000 })
+        const text = (await page.locator('#app').textContent())!
+        const tasks: [string, string][] = []
+        const keys = await page
+          .locator('[data-testid="table-tasks"] [data-testid="row"]')
+          .evaluateAll((els) => els.map((el) => (el as unknown as InPageRow).getAttribute('data-key')))
+        for (const key of keys) {
+          await page
+            .locator(`[data-testid="table-tasks"] [data-testid="row"][data-key="${key}"]`)
+            .getByTestId('open-task')
+            .click()
+          const detail = page.getByTestId('task-detail')
+          const panels = detail.getByTestId('trial')
+          for (let i = 0; i < (await panels.count()); i++) {
+            if ((await panels.nth(i).getAttribute('open')) === null)
+              await panels.nth(i).locator('summary').click()
+            // A trial's body is built on its toggle event, which follows the click.
+            await panels.nth(i).locator('.trial-body').waitFor()
+          }
+          tasks.push([key!, (await detail.textContent())!])
+        }
+        const scripts = await page.evaluate(() => (globalThis as unknown as InPage).document.scripts.length)
+        expectQuiet(watch)
+        return { page: text, tasks, scripts }
+      } finally {
+        await watch.context.close()
+      }
+    }
+    const expected = await shown(join(bundle.dir, 'report.html'))
+    const actual = await shown(streamed)
+    expect(expected.tasks).toHaveLength(6)
+    expect(expected.tasks.every(([, text]) => text.includes('Timeline ('))).toBe(true)
+    expect(actual.page).toBe(expected.page)
+    expect(actual.tasks).toEqual(expected.tasks)
+    expect(expected.scripts).toBe(3)
+    expect(actual.scripts).toBe(2 + blocks.length)
   })
 
   it('draws only the rows in view of a 3,000-task table, and reaches the last by scrolling', async () => {

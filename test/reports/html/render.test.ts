@@ -3,7 +3,12 @@ import { Script } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import type { RunSummary, TraceEvent, TrialRecord } from '../../../src/core/index.ts'
 import { jsonForScript } from '../../../src/reports/html/embed.ts'
-import { HTML_REPORT_FILE, renderHtmlReport, type PageData } from '../../../src/reports/html/index.ts'
+import {
+  HTML_REPORT_FILE,
+  renderHtmlReport,
+  type PageData,
+  type TrialData,
+} from '../../../src/reports/html/index.ts'
 import { PAGE_SCRIPT } from '../../../src/reports/html/page-script.ts'
 import { MAX_TEXT } from '../../../src/reports/html/trial-data.ts'
 import { compareToBaseline } from '../../../src/scorers/index.ts'
@@ -31,10 +36,19 @@ function render(input = fixture()) {
   return { html, data: dataOf(html) }
 }
 
-function dataOf(html: string): PageData {
+/** The run part and, in document order, the trials of every rows block. */
+function dataOf(html: string): PageData & { trials: TrialData[] } {
   const match = /<script type="application\/json" id="data">([\s\S]*?)<\/script>/.exec(html)
   expect(match).not.toBeNull()
-  return JSON.parse(match![1]!) as PageData
+  const blocks = [...html.matchAll(/<script type="application\/json" class="rows">([\s\S]*?)<\/script>/g)]
+  expect(blocks.length).toBeGreaterThan(0)
+  const trials = blocks.flatMap((block) => JSON.parse(block[1]!) as TrialData[])
+  return { ...(JSON.parse(match![1]!) as PageData), trials }
+}
+
+/** An event's kind, as the page reads it: an index into the fixed list, or the kind itself. */
+function kindOf(data: PageData, event: TrialData['events'][number]): string | undefined {
+  return typeof event[2] === 'number' ? data.kinds[event[2]] : event[2]
 }
 
 function hostile(trials: TrialRecord[]): TrialRecord[] {
@@ -70,9 +84,9 @@ const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').diges
 describe('renderHtmlReport: escaping', () => {
   it('keeps agent output inside the JSON block, where no payload can close it', () => {
     const { html, data } = render(fixture(hostile))
-    // The data block and the page script: no third element, and nothing the payload could have opened.
-    expect(html.match(/<script/gi)).toHaveLength(2)
-    expect(html.match(/<\/script/gi)).toHaveLength(2)
+    // The data block, the rows block and the page script: no fourth element, nothing the payload could have opened.
+    expect(html.match(/<script/gi)).toHaveLength(3)
+    expect(html.match(/<\/script/gi)).toHaveLength(3)
     expect(html.match(/<style/gi)).toHaveLength(1)
     expect(html).not.toMatch(/<img/i)
     expect(html).not.toContain('<!--')
@@ -83,7 +97,7 @@ describe('renderHtmlReport: escaping', () => {
     expect(trial!.warnings).toEqual([PAYLOAD])
     expect(trial!.scores[0]!.explanation).toBe(PAYLOAD)
     expect(trial!.scores[0]!.findings?.[0]).toEqual({ type: PAYLOAD, message: PAYLOAD, citations: [2] })
-    expect(data.tasks[trial!.task]!.taskId).toBe(`task-${PAYLOAD}`)
+    expect(data.tasks.find((t) => t.key === trial!.task)!.taskId).toBe(`task-${PAYLOAD}`)
   })
 
   it('writes <, >, &, U+2028/2029 and all other non-ASCII as \\u escapes, and parses back the same', () => {
@@ -107,7 +121,7 @@ describe('renderHtmlReport: escaping', () => {
       testNamePattern: PAYLOAD,
     }
     const { html, data } = render({ ...input, metadata })
-    expect(html.match(/<script/gi)).toHaveLength(2)
+    expect(html.match(/<script/gi)).toHaveLength(3)
     expect(html).not.toMatch(/<img/i)
     const facts = Object.fromEntries(data.run)
     expect(facts.Labels).toBe(`k${PAYLOADS[1]}=x=${PAYLOAD}\n# Pass rate 100%`)
@@ -188,11 +202,10 @@ describe('renderHtmlReport: the data round trip', () => {
     expect(data.tables.categories!.rows.map((r) => r.key)).toEqual(['arithmetic', 'tools'])
     expect(data.trials).toHaveLength(input.trials.length)
     for (const trial of data.trials) {
-      const task = data.tasks[trial.task]!
+      const task = data.tasks.find((t) => t.key === trial.task)!
       const events = input.events.filter((e) => e.taskId === task.taskId && e.trial === trial.trial)
       expect(trial.events.map((e) => e[0])).toEqual(events.map((e) => e.step))
       expect(trial.events.map((e) => e[3])).toEqual(events.map((e) => e.payload))
-      expect(task.trials).toContain(data.trials.indexOf(trial))
     }
     expect(data.comparison).toBeNull()
   })
@@ -213,19 +226,14 @@ describe('renderHtmlReport: the data round trip', () => {
     )
     const { data } = render({ metadata: makeMetadata(trials), trials, summary: summarize(trials), events })
     for (const trial of data.trials) {
-      const task = data.tasks[trial.task]!
-      const answer = trial.events.find((e) => data.kinds[e[2]] === 'agent.final_answer')
+      const task = data.tasks.find((t) => t.key === trial.task)!
+      const answer = trial.events.find((e) => kindOf(data, e) === 'agent.final_answer')
       expect(trial.events).toHaveLength(7)
       expect(answer![3]).toEqual({
         answer: trials.find((t) => t.taskId === task.taskId)!.result!.finalAnswer,
       })
     }
-    expect(data.trials.map((t) => data.tasks[t.task]!.key)).toEqual([
-      'other/solo',
-      'other/solo',
-      'toy/task-0',
-      'toy/task-0',
-    ])
+    expect(data.trials.map((t) => t.task)).toEqual(['other/solo', 'other/solo', 'toy/task-0', 'toy/task-0'])
   })
 
   it('measures event times from the trial start when the record has its timing, else from its first event', () => {
@@ -251,7 +259,7 @@ describe('renderHtmlReport: the data round trip', () => {
       e.kind === 'agent.tool_result' ? { ...e, payload: { ...e.payload, result: { out: long } } } : e,
     )
     const { data } = render({ ...input, events })
-    const result = data.trials[0]!.events.find((e) => data.kinds[e[2]] === 'agent.tool_result')![3] as {
+    const result = data.trials[0]!.events.find((e) => kindOf(data, e) === 'agent.tool_result')![3] as {
       result: { out: string }
     }
     expect(result.result.out).toBe(
