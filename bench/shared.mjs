@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process'
 import { readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { reapedChildrenCpuMs, treeCpuMs, treeRssKb } from './proc-tree.mjs'
 
 export const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
@@ -31,6 +32,63 @@ export function timedRun(argv, { cwd, env, timeoutMs = 600_000, onStart = () => 
       else resolve(wallMs)
     })
   })
+}
+
+/**
+ * Runs `argv` to its end as the only child of this process and measures its whole process tree: wall (ms), CPU
+ * (user+sys, ms) from the rusage of the reaped child, which includes the descendants it waited for (Vitest waits for
+ * its workers), and peak RSS (MiB) sampled every `sampleMs`. The CPU sampled live from /proc is a lower bound of the
+ * rusage; a tree that left descendants unreaped would show more there, so the larger of the two is taken and
+ * `unreaped` says it happened.
+ */
+export async function measuredRun(argv, { cwd, env, timeoutMs, sampleMs = 25 }) {
+  let peakKb = 0
+  let sampledCpuMs = 0
+  const before = reapedChildrenCpuMs()
+  const wallMs = await timedRun(argv, {
+    cwd,
+    env,
+    timeoutMs,
+    onStart: (child) => {
+      const sample = () => {
+        peakKb = Math.max(peakKb, treeRssKb(child.pid))
+        sampledCpuMs = Math.max(sampledCpuMs, treeCpuMs(child.pid))
+      }
+      const sampler = setInterval(sample, sampleMs)
+      return () => clearInterval(sampler)
+    },
+  })
+  const rusageCpuMs = reapedChildrenCpuMs() - before
+  // two clock ticks of slack: the two readings round differently
+  const unreaped = sampledCpuMs > rusageCpuMs + 20
+  return {
+    wallMs,
+    cpuMs: Math.max(rusageCpuMs, sampledCpuMs),
+    peakMb: peakKb / 1024,
+    unreaped,
+    rusageCpuMs,
+    sampledCpuMs,
+  }
+}
+
+/**
+ * Medians of each side's rounds, and each side's ratios against `baseline` taken pair by pair (round i against the
+ * baseline's round i, run back to back), then the median: steadier than a ratio of medians on a busy machine.
+ * `results` maps a side's name to its rounds' `{ wallMs, cpuMs, peakMb }`.
+ */
+export function summarize(results, baseline) {
+  const keys = ['wallMs', 'cpuMs', 'peakMb']
+  return Object.fromEntries(
+    Object.entries(results).map(([name, rounds]) => [
+      name,
+      {
+        ...Object.fromEntries(keys.map((k) => [k, median(rounds.map((r) => r[k]))])),
+        ratio: Object.fromEntries(
+          keys.map((k) => [k, median(rounds.map((r, i) => r[k] / results[baseline][i][k]))]),
+        ),
+      },
+    ]),
+  )
 }
 
 /** The one bundle a run left in `runsDir`, read with `readBundle` and removed so the next run's is the only one. */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
-import { mkdir, readFile } from 'node:fs/promises'
+import { mkdir, readFile, rm } from 'node:fs/promises'
 import { basename, join, relative, resolve } from 'node:path'
 import type { Reporter, TestCase, TestModule, TestRunEndReason, Vitest } from 'vitest/node'
 import {
@@ -11,7 +11,6 @@ import {
   COMPARISON_META_KEY,
   META_KEY,
   PROVIDE_KEY,
-  TrialRecord,
   canonicalJson,
   checksumOf,
   errorMessage,
@@ -21,12 +20,19 @@ import {
   type RegisteredTrials,
   type RunnerInfo,
   type RunSummary,
+  type ScoredTrial,
   type SummarySettings,
 } from '../src/core/index.ts'
-import { differenceFromRegistered, nameTrials, writeBundle } from '../src/bundles/index.ts'
+import {
+  differenceFromRegistered,
+  formatFindings,
+  nameTrials,
+  sealBundle,
+  type Finding,
+} from '../src/bundles/index.ts'
 import { registeredTrials, unendedTrials } from './registered-trials.ts'
 import { noTrialMatched } from './no-trial-matched.ts'
-import { readStagedRun, stagedTraces, whyNotWritable } from '../src/stores/index.ts'
+import { whyNotWritable } from '../src/stores/index.ts'
 import { renderMarkdownReport } from '../src/reports/index.ts'
 import { terminalText } from '../src/reports/escape-terminal.ts'
 import {
@@ -37,10 +43,13 @@ import {
 } from '../src/scorers/index.ts'
 import { compareWithBaseline } from './baseline.ts'
 import { consoleSummary } from './console-summary.ts'
-import { derivedRunFiles, loadObservability, timeStage } from './derived-files.ts'
+import { derivedRunFiles, timeStage } from './derived-files.ts'
 import { appendGithubStepSummary, githubStepSummary } from './github-summary.ts'
 import { replayCommand, type ConfigReplay } from './replay-command.ts'
 import { gitState, type GitState } from './run-environment.ts'
+import { writeSortedParts } from './fold-seal.ts'
+import { GrowingFiles } from './growing-files.ts'
+import { RunFold, trialKey, type FoldedTrial } from './run-fold.ts'
 import {
   artifactFiles,
   recordingsFile,
@@ -82,11 +91,10 @@ interface OpenRun {
   runsDir: string
   stagingDir: string
   startedAt: Date
-  /**
-   * By benchmark, task and trial: a case can be reported more than once (Vitest reports the cases of a cancelled
-   * run again), and a trial must be in the bundle once.
-   */
-  records: Map<string, TrialRecord>
+  /** The trials folded from the workers' logs so far, and the files the bundle's traces and scores come from. */
+  fold: RunFold
+  /** The spans and report rows its trials add as they fold. */
+  growing: GrowingFiles
   /** Comparisons made by benchmarks' baseline gate cases. */
   gateComparisons: BaselineComparison[]
   /** The bundles this run resumes, with their run ids. */
@@ -98,8 +106,8 @@ interface OpenRun {
 
 /**
  * Turns the eval cases of one Vitest run into a result bundle. A fresh run opens at every onTestRunStart (watch
- * reruns too), so each run gets its own bundle; trials arrive as TrialRecords in task meta, their traces as
- * per-trial files in the run's staging folder, which the bundle writer merges.
+ * reruns too), so each run gets its own bundle. Trials arrive through the workers' logs in the run's staging folder:
+ * as cases end, the reporter folds the finished ones (see RunFold), so that the end of the run only seals.
  */
 export class BundleReporter implements Reporter {
   private vitest: Vitest | undefined
@@ -117,8 +125,6 @@ export class BundleReporter implements Reporter {
 
   async onTestRunStart(): Promise<void> {
     const vitest = this.requireVitest()
-    // A failure to load shows, with its reason, when the bundle is written.
-    loadObservability().catch(() => undefined)
     const runId = this.options.runId ?? newRunId()
     const runsDir = resolve(vitest.config.root, this.options.runsDir)
     // A fixed run id repeats across runs (watch reruns, a retry after a crash): its staging folder must not.
@@ -156,12 +162,15 @@ export class BundleReporter implements Reporter {
         config: this.options.replay,
       }),
     })
+    const startedAt = new Date()
+    const growing = await GrowingFiles.open(startedAt)
     this.run = {
       runId,
       runsDir,
       stagingDir,
-      startedAt: new Date(),
-      records: new Map(),
+      startedAt,
+      fold: await RunFold.open(stagingDir, runId, growing.parts),
+      growing,
       gateComparisons: [],
       resume,
       files: new Set(),
@@ -189,18 +198,17 @@ export class BundleReporter implements Reporter {
       const parsed = BaselineComparison.safeParse(comparison)
       if (parsed.success) run.gateComparisons.push(parsed.data)
     }
-    const meta = testCase.meta()[META_KEY]
-    if (meta === undefined) return
-    const parsed = TrialRecord.safeParse(meta)
-    if (!parsed.success) {
-      this.requireVitest().logger.error(
-        `agentevalops: ${terminalText(testCase.fullName)} handed an invalid trial record; it is left out of the bundle: ${terminalText(parsed.error.message)}`,
-      )
-      return
-    }
-    const record = parsed.data
-    run.records.set(`${record.benchmark.id}\u0000${record.taskId}\u0000${record.trial}`, record)
-    run.files.add(testCase.module.moduleId)
+    // The record itself is in the worker's log, durable before the case ended: fold what the logs gained.
+    run.fold.poke()
+    if (testCase.meta()[META_KEY] !== undefined) run.files.add(testCase.module.moduleId)
+  }
+
+  /**
+   * Resolves once every trial the workers have logged so far is folded (as the reporter does by itself as cases
+   * end): for a caller that wants the run's data on disk before the run ends.
+   */
+  async caughtUp(): Promise<void> {
+    await this.run?.fold.caughtUp()
   }
 
   async onTestRunEnd(
@@ -211,25 +219,52 @@ export class BundleReporter implements Reporter {
     const run = this.run
     this.run = undefined
     if (!run) return
+    try {
+      await this.endRun(run, modules, reason)
+    } finally {
+      await run.fold.close()
+      // The fold's files are copies of what the logs hold: a kept staging folder keeps the logs only.
+      await rm(run.fold.dir, { recursive: true, force: true })
+    }
+  }
+
+  private async endRun(
+    run: OpenRun,
+    modules: readonly TestModule[],
+    reason: TestRunEndReason,
+  ): Promise<void> {
     const vitest = this.requireVitest()
+    // Every trial that finished is in a log, whether or not Vitest reported its case (a cancel may skip it).
+    const caught = await run.fold.caughtUp().then(
+      () => undefined,
+      (e: unknown) => e ?? new Error('unknown failure'),
+    )
+    for (const problem of run.fold.problems)
+      vitest.logger.error(`agentevalops: ${terminalText(problem)}; it is left out of the bundle.`)
+    if (caught !== undefined) {
+      vitest.logger.error(
+        `agentevalops: could not write the bundle of run ${terminalText(run.runId)} (${terminalText(errorMessage(caught))}). ` +
+          `Its traces are kept in ${terminalText(run.stagingDir)}.`,
+      )
+      process.exitCode = 1
+      return
+    }
+    const trials = run.fold.trials
     if (reason === 'interrupted') {
-      // A trial that finished as the cancel came is staged, but Vitest may report its case as skipped, without it.
-      for (const staged of (await readStagedRun(run.stagingDir)).trials) {
-        const r = staged.record
-        if (staged.finished) run.records.set(`${r.benchmark.id}\u0000${r.taskId}\u0000${r.trial}`, r)
+      // Trials the interrupt cut short never finished: their records (with outcome interrupted) would count as
+      // failures. The bundle holds the trials that had finished.
+      let cut = 0
+      for (const [key, t] of trials) {
+        if (t.slim.outcome !== 'interrupted') continue
+        trials.delete(key)
+        cut++
       }
-      // Trials the interrupt cut short never finished: their records (which Vitest may still hand over, with the
-      // skipped case) would count as failures. The bundle holds the trials that had finished.
-      const all = [...run.records.values()]
-      const finished = all.filter((r) => r.outcome !== 'interrupted')
-      const cut = all.length - finished.length
-      for (const [key, r] of run.records) if (r.outcome === 'interrupted') run.records.delete(key)
       vitest.logger.log(
-        `agentevalops: run interrupted: ${finished.length} finished trial${finished.length === 1 ? '' : 's'} kept` +
+        `agentevalops: run interrupted: ${trials.size} finished trial${trials.size === 1 ? '' : 's'} kept` +
           (cut > 0 ? `, ${cut} cut short left out` : ''),
       )
     }
-    const unreported = reason === 'interrupted' ? undefined : await this.unreported(run, modules)
+    const unreported = reason === 'interrupted' ? undefined : this.unreported(run, modules)
     if (unreported) {
       process.exitCode = 1
       vitest.logger.error(
@@ -239,7 +274,7 @@ export class BundleReporter implements Reporter {
           `the traces they left stay in ${terminalText(relative(process.cwd(), run.stagingDir) || run.stagingDir)}.`,
       )
     }
-    if (run.records.size === 0) {
+    if (trials.size === 0) {
       // Nothing finished, but a dead worker's trials left partial traces: `recover` turns them into a bundle.
       if (unreported) return
       await removeStaging(run.stagingDir)
@@ -290,22 +325,15 @@ export class BundleReporter implements Reporter {
 
   /**
    * The trials whose cases never ended although the run was not interrupted: their worker died. A trial that
-   * finished (its record staged) just before is taken from staging, as after an interrupt.
+   * finished (its record logged) just before is in the fold, as after an interrupt.
    */
-  private async unreported(
-    run: OpenRun,
-    modules: readonly TestModule[],
-  ): Promise<MetadataUnreported | undefined> {
+  private unreported(run: OpenRun, modules: readonly TestModule[]): MetadataUnreported | undefined {
     const unended = unendedTrials(modules, this.options.project, this.requireVitest().config.root)
     if (unended.trials.length === 0) return undefined
-    for (const staged of (await readStagedRun(run.stagingDir)).trials) {
-      const r = staged.record
-      if (staged.finished) run.records.set(`${r.benchmark.id}\u0000${r.taskId}\u0000${r.trial}`, r)
-    }
     const trials = unended.trials
       .map((t) => ({
         ...t,
-        trials: t.trials.filter((n) => !run.records.has(`${t.benchmark}\u0000${t.taskId}\u0000${n}`)),
+        trials: t.trials.filter((n) => !run.fold.trials.has(trialKey(t.benchmark, t.taskId, n))),
       }))
       .filter((t) => t.trials.length > 0)
     return trials.length === 0 ? undefined : { files: unended.files, trials }
@@ -316,13 +344,16 @@ export class BundleReporter implements Reporter {
     reason: TestRunEndReason,
     registered: RegisteredTrials[],
     unreported: MetadataUnreported | undefined,
-  ): Promise<{ dir: string; trials: TrialRecord[]; summary: RunSummary; metadata: RunMetadata }> {
+  ): Promise<{ dir: string; trials: ScoredTrial[]; summary: RunSummary; metadata: RunMetadata }> {
     const vitest = this.requireVitest()
-    const trials = sortRecords([...run.records.values()])
-    const { value: summary, stage: score } = timeStage(() => summarizeTrials(trials, this.settings))
-    const targets = unique(trials.map((t) => t.runner))
+    const sorted = sortFolded([...run.fold.trials.values()])
+    const traceFindings = sorted.flatMap((t) => t.traceFindings ?? [])
+    if (traceFindings.length > 0) throw invalidTraces(traceFindings)
+    const slims = sorted.map((t) => t.slim)
+    const { value: summary, stage: score } = timeStage(() => summarizeTrials(slims, this.settings))
+    const targets = unique(slims.map((t) => t.runner))
     const benchmarks = uniqueBy(
-      trials.map((t) => t.benchmark),
+      slims.map((t) => t.benchmark),
       (b: BenchmarkInfo) => b.id,
     )
     const finishedAt = new Date()
@@ -353,54 +384,75 @@ export class BundleReporter implements Reporter {
           maxConcurrency: project?.config.maxConcurrency ?? null,
           targets,
           benchmarks,
-          evaluators: [...new Set(trials.flatMap((t) => t.scores.map((s) => s.evaluatorId)))].sort(),
+          evaluators: [...new Set(slims.flatMap((t) => t.scores.map((s) => s.evaluatorId)))].sort(),
           labels: this.options.labels,
         }),
       seed: this.settings.bootstrap.seed,
       shard,
       vitestProject: this.options.project,
       testNamePattern,
-      trialCount: trials.length,
+      trialCount: slims.length,
       // Only where trial cases were seen: records reach the reporter from them, so none means nothing to check.
       ...(registered.length > 0 ? { registeredTrials: registered } : {}),
       ...(unreported ? { unreported } : {}),
       resumedFrom: run.resume.map((r) => r.runId),
     }
-    // Half a run measured against a whole one would read as a regression: an interrupted run is not compared.
-    const comparison =
-      metadata.status === 'interrupted' ? undefined : await this.comparison(run, trials, benchmarks)
-    if (comparison) summary.comparison = comparison
-    const derived = derivedRunFiles({ metadata, trials, summary, score })
-    const dir = await writeBundle({
-      runsDir: run.runsDir,
-      metadata,
-      trials,
-      summary,
-      // Read from the worker logs trial by trial, in bundle order.
-      ...(await stagedTraces(run.stagingDir, trials)),
-      reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
-      extraFiles: [...(await recordingsFile(run.stagingDir)), ...(await artifactFiles(run.stagingDir))],
-      derivedFiles: derived.derivedFiles,
-      replayCommand: replayCommand({
-        root: vitest.config.root,
-        project: this.options.project,
-        files: [...run.files],
-        testNamePattern,
-        shard,
-        env: process.env,
-        config: this.options.replay,
-      }),
-    })
-    const exportWarning = await derived.exportSpans()
-    if (exportWarning !== null) vitest.logger.warn(`agentevalops: ${exportWarning}`)
-    return { dir, trials, summary, metadata }
+    const parts = await writeSortedParts(
+      run.fold,
+      sorted,
+      run.growing.parts.map((p) => p.file),
+    )
+    try {
+      const trials = parts.reportTrials
+      // Half a run measured against a whole one would read as a regression: an interrupted run is not compared.
+      const comparison =
+        metadata.status === 'interrupted' ? undefined : await this.comparison(run, trials, benchmarks)
+      if (comparison) summary.comparison = comparison
+      const scores = await parts.finishScores(summary)
+      const derived = derivedRunFiles({
+        metadata,
+        trials: [],
+        summary,
+        score,
+        ...run.growing.sealed(parts.parts, slims, run.fold.dir),
+      })
+      const derivedFiles = await derived.derivedFiles([])
+      const dir = await sealBundle({
+        runsDir: run.runsDir,
+        metadata,
+        trials: slims,
+        traces: parts.traces,
+        scores,
+        reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
+        extraFiles: [
+          ...(await recordingsFile(run.stagingDir)),
+          ...(await artifactFiles(run.stagingDir)),
+          ...derivedFiles,
+        ],
+        replayCommand: replayCommand({
+          root: vitest.config.root,
+          project: this.options.project,
+          files: [...run.files],
+          testNamePattern,
+          shard,
+          env: process.env,
+          config: this.options.replay,
+        }),
+      })
+      const exportWarning = await derived.exportSpans()
+      if (exportWarning !== null) vitest.logger.warn(`agentevalops: ${exportWarning}`)
+      return { dir, trials, summary, metadata }
+    } catch (e) {
+      await parts.abandon()
+      throw e
+    }
   }
 
   /**
    * A registered trial whose record never arrived (its case crashed first, its record was invalid) is said here, as
    * validate-bundle says it: the bundle is written all the same, with every trial that did arrive.
    */
-  private warnAboutUnbundled(metadata: RunMetadata, trials: readonly TrialRecord[], shown: string): void {
+  private warnAboutUnbundled(metadata: RunMetadata, trials: readonly ScoredTrial[], shown: string): void {
     if (!metadata.registeredTrials || metadata.status === 'interrupted') return
     const { missing } = differenceFromRegistered(metadata.registeredTrials, trials)
     if (missing.length === 0) return
@@ -453,7 +505,7 @@ export class BundleReporter implements Reporter {
    */
   private async comparison(
     run: OpenRun,
-    trials: readonly TrialRecord[],
+    trials: readonly ScoredTrial[],
     benchmarks: readonly BenchmarkInfo[],
   ): Promise<BaselineComparison | undefined> {
     const baseline = this.options.baseline
@@ -502,9 +554,20 @@ async function resolveResume(
 
 type MetadataUnreported = NonNullable<RunMetadata['unreported']>
 
-function sortRecords(records: readonly TrialRecord[]): TrialRecord[] {
-  return [...records].sort(
-    (a, b) => cmp(a.benchmark.id, b.benchmark.id) || cmp(a.taskId, b.taskId) || a.trial - b.trial,
+/** Bundle order: benchmark, task, trial. */
+function sortFolded(trials: readonly FoldedTrial[]): FoldedTrial[] {
+  return [...trials].sort(
+    ({ slim: a }, { slim: b }) =>
+      cmp(a.benchmark.id, b.benchmark.id) || cmp(a.taskId, b.taskId) || a.trial - b.trial,
+  )
+}
+
+/** As writeBundle says it of traces it checks: the folded events were checked as they streamed. */
+function invalidTraces(findings: readonly Finding[]): AgentEvalOpsError {
+  return new AgentEvalOpsError(
+    'BUNDLE_INVALID',
+    `the run's traces are invalid, so no bundle was written (the source trace files are untouched):\n` +
+      formatFindings(findings),
   )
 }
 

@@ -8,7 +8,13 @@ import {
   type TrialRecord,
 } from '../src/core/index.ts'
 import type { RunSpanWriter, StageTime } from '../src/observability/index.ts'
-import { HTML_REPORT_FILE, renderHtmlReport } from '../src/reports/html/index.ts'
+import {
+  HTML_REPORT_FILE,
+  htmlRunPart,
+  renderHtmlReport,
+  writeHtmlReportFromRows,
+  type HtmlReportTotals,
+} from '../src/reports/html/index.ts'
 
 type Observability = typeof import('../src/observability/index.ts')
 let observability: Promise<Observability> | undefined
@@ -36,6 +42,20 @@ export interface DerivedRun {
    * from `trials` and the events when the bundle is written.
    */
   spans?: StreamedSpans | undefined
+  /**
+   * report.html's rows, when they were written during the run (htmlTrialRow of every trial, a line each), with the
+   * totals folded from the same trials: the end then adds only the run part. Without it, the page is drawn from
+   * `trials` and the events.
+   */
+  rows?: StreamedRows | undefined
+}
+
+export interface StreamedRows {
+  /** The rows file. */
+  path: string
+  totals: HtmlReportTotals
+  /** Where report.html is written before the bundle takes it. */
+  out: string
 }
 
 export interface StreamedSpans {
@@ -59,10 +79,14 @@ export function derivedRunFiles(run: DerivedRun, env: NodeJS.ProcessEnv = proces
         await loadObservability()
       const started = new Date()
       const clock = performance.now()
-      const html = renderHtmlReport({ ...run, events })
+      let htmlFile: ExtraFile
+      if (run.rows) {
+        const { path, totals, out } = run.rows
+        await writeHtmlReportFromRows(out, htmlRunPart(run.metadata, run.summary, totals), path)
+        htmlFile = { path: HTML_REPORT_FILE, sourcePath: out }
+      } else htmlFile = { path: HTML_REPORT_FILE, data: renderHtmlReport({ ...run, events }) }
       const report = { startedAt: started.toISOString(), durationMs: performance.now() - clock }
       const stages = { score: run.score, report }
-      const htmlFile = { path: HTML_REPORT_FILE, data: html }
       if (run.spans) {
         const { writer, path } = run.spans
         await appendFile(path, `${writer.runSpanLine(run.metadata, run.summary, stages)}\n`)

@@ -1,4 +1,13 @@
-export { writeBundle, type ExtraFile, type WriteBundleInput } from './writer.ts'
+export {
+  sealBundle,
+  writeBundle,
+  type ExtraFile,
+  type PrewrittenFile,
+  type SealBundleInput,
+  type WriteBundleInput,
+} from './writer.ts'
+export { ScoresJsonWriter } from './scores-json-writer.ts'
+export { DurableFileWriter, type FileDigest } from './durable-file.ts'
 export type { TraceSource } from './trace-source.ts'
 export { readBundle, type Bundle, type ReadMode, type RecoveredBundle } from './reader.ts'
 export { validateBundle } from './validate.ts'

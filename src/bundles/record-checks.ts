@@ -5,7 +5,11 @@ import { describeTrial, METADATA_FILE, recordKey, SCORES_FILE, trialKeyString } 
 /** Consistency between metadata and scores: the same rules for a bundle being written and one being read. */
 export function checkRecords(
   metadata: RunMetadata | undefined,
-  scores: ScoresRecords | undefined,
+  scores:
+    | (Pick<ScoresRecords, 'schemaVersion' | 'runId'> & {
+        trials: readonly { benchmark: { id: string }; taskId: string; trial: number }[]
+      })
+    | undefined,
   findings: FindingList,
 ): void {
   if (metadata && scores) {

@@ -72,6 +72,81 @@ type ManifestEntry = Manifest['files'][number]
 export async function writeBundle(input: WriteBundleInput): Promise<string> {
   const { metadata, scores } = validateRecords(input)
   checkNamedFiles(input)
+  return assemble(input, metadata, async (put) => {
+    // Traces first: they are the likeliest to be rejected, and the cheapest moment to give up is before the rest.
+    const events: TraceEvent[] | undefined = input.derivedFiles ? [] : undefined
+    await put(TRACES_FILE, (target) => writeTraces(target, input, metadata.runId, scores, events))
+    await put(METADATA_FILE, (target) => writeDurableFile(target, toBundleJson(metadata)))
+    await put(SCORES_FILE, (target) => writeDurableFile(target, toBundleJson(scores)))
+    return events && input.derivedFiles ? await input.derivedFiles(events) : []
+  })
+}
+
+/** A bundle file its caller wrote already, while the run went on, with the digest it computed as it wrote. */
+export interface PrewrittenFile {
+  /** Moved into the bundle (renamed: it must be on the runs folder's filesystem, or it is copied). */
+  sourcePath: string
+  digest: FileDigest
+}
+
+/** What a run that grew its traces and scores as it went hands over to have them sealed into a bundle. */
+export interface SealBundleInput {
+  runsDir: string
+  metadata: RunMetadata
+  /**
+   * The trials scores.json lists, by run id and key: held against the metadata (run ids, trial count, duplicates)
+   * as writeBundle holds its records.
+   */
+  trials: readonly { runId: string; benchmark: { id: string }; taskId: string; trial: number }[]
+  /**
+   * traces.jsonl in bundle order, checked by its writer as the events streamed (TraceChecker): one run id, each
+   * trial's events together, steps from 0, one terminal event, events for every trial of `trials` and no other.
+   */
+  traces: PrewrittenFile
+  /** scores.json as ScoresJsonWriter wrote it. */
+  scores: PrewrittenFile
+  reports: Readonly<Record<string, string>>
+  replayCommand: string
+  extraFiles?: readonly ExtraFile[]
+  createdAt?: string
+}
+
+/**
+ * writeBundle for a run whose big files grew during the run: only metadata, the small files and the manifest are
+ * written here, the traces and scores are moved in. The same guarantees: input checked first, everything fsynced,
+ * manifest last, one rename into place, an existing bundle never overwritten.
+ */
+export async function sealBundle(input: SealBundleInput): Promise<string> {
+  const metadata = validateSealInput(input)
+  checkNamedFiles(input)
+  return assemble(input, metadata, async (put) => {
+    await put(TRACES_FILE, (target) => movePrewritten(input.traces, target))
+    await put(METADATA_FILE, (target) => writeDurableFile(target, toBundleJson(metadata)))
+    await put(SCORES_FILE, (target) => movePrewritten(input.scores, target))
+    return []
+  })
+}
+
+type Put = (path: string, write: (target: string) => Promise<FileDigest>) => Promise<void>
+
+interface AssembleInput {
+  runsDir: string
+  reports: Readonly<Record<string, string>>
+  replayCommand: string
+  extraFiles?: readonly ExtraFile[] | undefined
+  createdAt?: string | undefined
+}
+
+/**
+ * The atomic part both writers share: a staging folder beside the final one, `writeMain` first (it returns the
+ * files derived from what it wrote), then the replay command, reports and extra files, the manifest last, fsyncs,
+ * one rename.
+ */
+async function assemble(
+  input: AssembleInput,
+  metadata: RunMetadata,
+  writeMain: (put: Put) => Promise<readonly ExtraFile[]>,
+): Promise<string> {
   const finalDir = join(input.runsDir, metadata.runId)
   await mkdir(input.runsDir, { recursive: true }).catch((e: unknown) => {
     throw writeFailure(e, input.runsDir, metadata.runId)
@@ -86,7 +161,7 @@ export async function writeBundle(input: WriteBundleInput): Promise<string> {
   try {
     const entries: ManifestEntry[] = []
     const dirs = new Set<string>([staging])
-    const put = async (path: string, write: (target: string) => Promise<FileDigest>) => {
+    const put: Put = async (path, write) => {
       const target = join(staging, path)
       if (!dirs.has(dirname(target))) {
         await mkdir(dirname(target), { recursive: true })
@@ -96,16 +171,11 @@ export async function writeBundle(input: WriteBundleInput): Promise<string> {
       entries.push({ path, ...(await write(target)) })
     }
 
-    // Traces first: they are the likeliest to be rejected, and the cheapest moment to give up is before the rest.
-    const events: TraceEvent[] | undefined = input.derivedFiles ? [] : undefined
-    await put(TRACES_FILE, (target) => writeTraces(target, input, metadata.runId, scores, events))
-    await put(METADATA_FILE, (target) => writeDurableFile(target, toBundleJson(metadata)))
-    await put(SCORES_FILE, (target) => writeDurableFile(target, toBundleJson(scores)))
+    const derived = await writeMain(put)
     await put(REPLAY_COMMAND_FILE, (target) => writeDurableFile(target, withNewline(input.replayCommand)))
     for (const [path, content] of Object.entries(input.reports)) {
       await put(path, (target) => writeDurableFile(target, content))
     }
-    const derived = events && input.derivedFiles ? await input.derivedFiles(events) : []
     checkNamedFiles(input, derived)
     for (const file of [...(input.extraFiles ?? []), ...derived]) {
       await put(file.path, (target) =>
@@ -171,16 +241,7 @@ function validateRecords(input: WriteBundleInput): { metadata: RunMetadata; scor
   const metadata = RunMetadata.safeParse(input.metadata)
   if (!metadata.success)
     findings.add('metadata-schema', METADATA_FILE, describeIssues(metadata.error.issues, 10))
-  input.trials.forEach((trial, index) => {
-    if (trial.runId !== input.metadata.runId) {
-      findings.add(
-        'run-ids',
-        SCORES_FILE,
-        `trials[${index}] (${describeTrial(recordKey(trial))}) has runId ${JSON.stringify(trial.runId)}, not the run's ${JSON.stringify(input.metadata.runId)}`,
-        { key: 'scores:trial-runId', label: 'trials with a foreign runId' },
-      )
-    }
-  })
+  checkRunIds(input.trials, input.metadata.runId, findings)
   // The run id lives in metadata.json only, and phase times in spans.jsonl, so that equal runs write equal scores.json.
   const scores = ScoresFile.safeParse({
     schemaVersion: BUNDLE_FORMAT_VERSION,
@@ -193,8 +254,40 @@ function validateRecords(input: WriteBundleInput): { metadata: RunMetadata; scor
   return { metadata: metadata.data, scores: scores.data }
 }
 
+function validateSealInput(input: SealBundleInput): RunMetadata {
+  assertSafeRunId(input.metadata.runId)
+  const findings = new FindingList()
+  const metadata = RunMetadata.safeParse(input.metadata)
+  if (!metadata.success)
+    findings.add('metadata-schema', METADATA_FILE, describeIssues(metadata.error.issues, 10))
+  checkRunIds(input.trials, input.metadata.runId, findings)
+  checkRecords(metadata.data, { schemaVersion: BUNDLE_FORMAT_VERSION, trials: input.trials }, findings)
+  if (findings.size > 0 || !metadata.success) throw invalidInput(findings)
+  return metadata.data
+}
+
+function checkRunIds(
+  trials: readonly { runId: string; benchmark: { id: string }; taskId: string; trial: number }[],
+  runId: string,
+  findings: FindingList,
+): void {
+  trials.forEach((trial, index) => {
+    if (trial.runId !== runId) {
+      findings.add(
+        'run-ids',
+        SCORES_FILE,
+        `trials[${index}] (${describeTrial(recordKey(trial))}) has runId ${JSON.stringify(trial.runId)}, not the run's ${JSON.stringify(runId)}`,
+        { key: 'scores:trial-runId', label: 'trials with a foreign runId' },
+      )
+    }
+  })
+}
+
 /** Reports and extra files, checked to stay inside the bundle and not to shadow a file the writer owns. */
-function checkNamedFiles(input: WriteBundleInput, derived: readonly ExtraFile[] = []): void {
+function checkNamedFiles(
+  input: Pick<AssembleInput, 'reports' | 'extraFiles'>,
+  derived: readonly ExtraFile[] = [],
+): void {
   const findings = new FindingList()
   const names = [
     ...Object.keys(input.reports),
@@ -281,6 +374,26 @@ async function copyDurable(source: string, target: string): Promise<FileDigest> 
     throw e
   }
   return writer.close()
+}
+
+/**
+ * A file written (and fsynced) by the caller, moved into the bundle's staging folder: renamed where it can be, copied
+ * across filesystems. Its digest is the caller's, computed as it wrote.
+ */
+async function movePrewritten(file: PrewrittenFile, target: string): Promise<FileDigest> {
+  try {
+    await rename(file.sourcePath, target)
+    return file.digest
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EXDEV') throw e
+  }
+  const copied = await copyDurable(file.sourcePath, target)
+  if (copied.sha256 !== file.digest.sha256 || copied.size !== file.digest.size)
+    throw new AgentEvalOpsError(
+      'BUNDLE_INVALID',
+      `${file.sourcePath} changed after it was written (its digest differs); no bundle was written.`,
+    )
+  return copied
 }
 
 async function refuseExisting(finalDir: string): Promise<void> {

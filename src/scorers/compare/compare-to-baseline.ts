@@ -62,7 +62,9 @@ export function compareToBaseline(
  * Tasks whose every baseline trial passed and none of whose trials passes now: in a small suite two of them are
  * a plain regression that no test at α can show, so they are listed whatever the p-value.
  */
-function brokenTasks(paired: readonly (readonly [TaskGroup, TaskGroup])[]): BrokenTask[] {
+function brokenTasks(
+  paired: readonly (readonly [TaskGroup<ScoredTrial>, TaskGroup<ScoredTrial>])[],
+): BrokenTask[] {
   return paired
     .filter(([b, c]) => b.trials.every((t) => t.passed) && c.trials.every((t) => !t.passed))
     .map(([b, c]) => ({
@@ -73,7 +75,10 @@ function brokenTasks(paired: readonly (readonly [TaskGroup, TaskGroup])[]): Brok
     }))
 }
 
-function pairValues(paired: readonly (readonly [TaskGroup, TaskGroup])[], pick: Pick): PairedValue[] {
+function pairValues(
+  paired: readonly (readonly [TaskGroup<ScoredTrial>, TaskGroup<ScoredTrial>])[],
+  pick: Pick,
+): PairedValue[] {
   const values: PairedValue[] = []
   for (const [b, c] of paired) {
     const bs = passes(b, pick)
@@ -90,7 +95,7 @@ function pairValues(paired: readonly (readonly [TaskGroup, TaskGroup])[], pick: 
   return values
 }
 
-function passes(group: TaskGroup, pick: Pick): number[] {
+function passes(group: TaskGroup<ScoredTrial>, pick: Pick): number[] {
   return group.trials.map(pick).flatMap((p) => (p === undefined ? [] : [p ? 1 : 0]))
 }
 

@@ -5,6 +5,13 @@ export {
   withGroupedHeadline,
 } from './stats-scorer.ts'
 export { DEFAULT_SUMMARY_SETTINGS, resolveSummarySettings, SummaryOptions } from './settings.ts'
-export { groupByTask, taskKey, isInfraFailure, type TaskGroup } from './task-groups.ts'
+export {
+  groupByTask,
+  taskKey,
+  isInfraFailure,
+  type SummarizedScore,
+  type SummarizedTrial,
+  type TaskGroup,
+} from './task-groups.ts'
 export { passAtKTable } from './metric.ts'
 export { statsSummaryRecomputer } from './recompute.ts'

@@ -1,11 +1,11 @@
-import type { MetricSummary, PassAtK, ScoredTrial, SummarySettings } from '../../core/index.ts'
+import type { MetricSummary, PassAtK, SummarySettings } from '../../core/index.ts'
 import { passAtK, passHatK, wilsonInterval } from '../stats/index.ts'
 import { estimateOf } from './estimate.ts'
 import { reduceTrials } from './reduce.ts'
-import { clusterOf, type TaskGroup } from './task-groups.ts'
+import { clusterOf, type SummarizedTrial, type TaskGroup } from './task-groups.ts'
 
 /** What one trial says about a metric: its score and whether it passed; undefined when the trial has no say. */
-export type MetricPick = (trial: ScoredTrial) => { score: number; passed: boolean } | undefined
+export type MetricPick = (trial: SummarizedTrial) => { score: number; passed: boolean } | undefined
 
 /** Per task: n trials with a say, c of them passed, and the reduced score and pass values. */
 export interface TaskTally {

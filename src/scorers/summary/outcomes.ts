@@ -1,6 +1,7 @@
-import { TERMINATED_BY, TRIAL_OUTCOMES, type RunSummary, type ScoredTrial } from '../../core/index.ts'
+import { TERMINATED_BY, TRIAL_OUTCOMES, type RunSummary } from '../../core/index.ts'
+import type { SummarizedTrial } from './task-groups.ts'
 
-export function outcomeCounts(trials: readonly ScoredTrial[]): RunSummary['outcomes'] {
+export function outcomeCounts(trials: readonly SummarizedTrial[]): RunSummary['outcomes'] {
   const counts: RunSummary['outcomes'] = {}
   // Keys in the enum's order, whatever order trials arrive in: equal runs write equal bytes.
   for (const outcome of TRIAL_OUTCOMES) {
@@ -11,7 +12,7 @@ export function outcomeCounts(trials: readonly ScoredTrial[]): RunSummary['outco
 }
 
 /** How the agent's runs ended: completed, each kind of limit, agent error…; `none` when no agent result exists. */
-export function terminationCounts(trials: readonly ScoredTrial[]): RunSummary['terminations'] {
+export function terminationCounts(trials: readonly SummarizedTrial[]): RunSummary['terminations'] {
   const counts: RunSummary['terminations'] = {}
   for (const key of [...TERMINATED_BY, 'none'] as const) {
     const n = trials.filter((t) => (t.result?.terminatedBy ?? 'none') === key).length

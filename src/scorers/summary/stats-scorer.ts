@@ -2,7 +2,6 @@ import type {
   EvaluatorKind,
   EvaluatorSummary,
   RunSummary,
-  ScoredTrial,
   Scorer,
   SummarySettings,
 } from '../../core/index.ts'
@@ -10,7 +9,7 @@ import { headlineOf } from './headline.ts'
 import { metricSummary, tallyTasks } from './metric.ts'
 import { outcomeCounts, terminationCounts } from './outcomes.ts'
 import { resolveSummarySettings, type SummaryOptions } from './settings.ts'
-import { groupByTask, compareText, type TaskGroup } from './task-groups.ts'
+import { groupByTask, compareText, type SummarizedTrial, type TaskGroup } from './task-groups.ts'
 import { categorySummaries, taskSummaries } from './task-table.ts'
 import { usageSummary } from './usage.ts'
 
@@ -31,7 +30,10 @@ export function statsScorer(options: SummaryOptions = {}): Scorer {
   return { summarize: (trials) => summarizeTrials(trials, settings) }
 }
 
-export function summarizeTrials(unordered: readonly ScoredTrial[], settings: SummarySettings): RunSummary {
+export function summarizeTrials(
+  unordered: readonly SummarizedTrial[],
+  settings: SummarySettings,
+): RunSummary {
   const groups = groupByTask(unordered)
   // Sums of floating-point figures depend on their order: one order, whatever order the trials arrived in.
   const trials = groups.flatMap((g) => g.trials)
@@ -61,14 +63,14 @@ export function summarizeTrials(unordered: readonly ScoredTrial[], settings: Sum
  * A summary read from a bundle written before the headline had one figure per benchmark × target gets those
  * figures from its trials, so a re-rendered report of an old bundle does not pool different agents either.
  */
-export function withGroupedHeadline(summary: RunSummary, trials: readonly ScoredTrial[]): RunSummary {
+export function withGroupedHeadline(summary: RunSummary, trials: readonly SummarizedTrial[]): RunSummary {
   if (summary.headline.groups !== undefined) return summary
   return { ...summary, headline: headlineOf(groupByTask(trials), summary.settings) }
 }
 
 function evaluatorSummaries(
   groups: readonly TaskGroup[],
-  trials: readonly ScoredTrial[],
+  trials: readonly SummarizedTrial[],
   settings: SummarySettings,
 ): EvaluatorSummary[] {
   const kinds = new Map<string, EvaluatorKind>()

@@ -1,22 +1,41 @@
-import type { ScoredTrial } from '../../core/index.ts'
+import type { EvaluatorScore, RunnerInfo, TerminatedBy, TrialOutcome, Usage } from '../../core/index.ts'
+
+/**
+ * What the statistics read of a trial, and nothing more: a reporter that folds a run as it goes keeps this per
+ * trial, not the whole record. A ScoredTrial is one.
+ */
+export interface SummarizedTrial {
+  benchmark: { id: string }
+  taskId: string
+  trial: number
+  labels: Readonly<Record<string, string>>
+  passed: boolean
+  outcome: TrialOutcome
+  result: { terminatedBy: TerminatedBy } | null
+  scores: readonly SummarizedScore[]
+  usage: Usage
+  runner: RunnerInfo
+}
+
+export type SummarizedScore = Pick<EvaluatorScore, 'evaluatorId' | 'kind' | 'score' | 'passed' | 'error'>
 
 /** The trials of one task, in trial order. */
-export interface TaskGroup {
+export interface TaskGroup<T extends SummarizedTrial = SummarizedTrial> {
   benchmarkId: string
   taskId: string
   /** `benchmark/task`: equal task ids in two benchmarks are different tasks. */
   key: string
-  labels: Record<string, string>
-  trials: ScoredTrial[]
+  labels: Readonly<Record<string, string>>
+  trials: T[]
 }
 
-export function taskKey(trial: Pick<ScoredTrial, 'benchmark' | 'taskId'>): string {
+export function taskKey(trial: Pick<SummarizedTrial, 'benchmark' | 'taskId'>): string {
   return `${trial.benchmark.id}/${trial.taskId}`
 }
 
 /** Groups trials by task, tasks sorted by benchmark then task id, so the summary does not depend on arrival order. */
-export function groupByTask(trials: readonly ScoredTrial[]): TaskGroup[] {
-  const groups = new Map<string, TaskGroup>()
+export function groupByTask<T extends SummarizedTrial>(trials: readonly T[]): TaskGroup<T>[] {
+  const groups = new Map<string, TaskGroup<T>>()
   for (const trial of trials) {
     const key = taskKey(trial)
     let group = groups.get(key)
@@ -38,7 +57,7 @@ export function compareText(a: string, b: string): number {
 }
 
 /** Trials whose failure was the harness's, not the agent's. */
-export function isInfraFailure(trial: Pick<ScoredTrial, 'outcome'>): boolean {
+export function isInfraFailure(trial: Pick<SummarizedTrial, 'outcome'>): boolean {
   return trial.outcome === 'infra_failure' || trial.outcome === 'not_evaluated'
 }
 

@@ -1,7 +1,8 @@
-import type { Distribution, ScoredTrial, UsageSummary } from '../../core/index.ts'
+import type { Distribution, UsageSummary } from '../../core/index.ts'
+import type { SummarizedTrial } from './task-groups.ts'
 import { percentile } from '../stats/index.ts'
 
-export function usageSummary(trials: readonly ScoredTrial[]): UsageSummary {
+export function usageSummary(trials: readonly SummarizedTrial[]): UsageSummary {
   const total = { tokens: 0, costUsd: 0, wallSeconds: 0, turns: 0 }
   for (const { usage } of trials) {
     total.tokens += usage.tokens

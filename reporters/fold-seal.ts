@@ -1,0 +1,72 @@
+import { join } from 'node:path'
+import {
+  DurableFileWriter,
+  ScoresJsonWriter,
+  TRACES_FILE,
+  SCORES_FILE,
+  type PrewrittenFile,
+} from '../src/bundles/index.ts'
+import type { RunSummary, ScoredTrial, TrialRecord } from '../src/core/index.ts'
+import { reportTrial, type FoldedTrial, type RunFold } from './run-fold.ts'
+
+export interface SortedParts {
+  /** traces.jsonl in bundle order, copied from the folded traces. */
+  traces: PrewrittenFile
+  /** The trials for report.md, the summaries and the comparison: whole records where they show more than slim. */
+  reportTrials: ScoredTrial[]
+  /** Each part's file (RunFold's parts, in their order) with the texts of the bundle's trials, in bundle order. */
+  parts: string[]
+  /** Ends scores.json (whose trials are written) with the run's summary. */
+  finishScores(summary: RunSummary): Promise<PrewrittenFile>
+  /** Drops the unfinished scores.json (the bundle will not be written). */
+  abandon(): Promise<void>
+}
+
+/**
+ * One pass over the folded trials in bundle order (benchmark, task, trial): traces.jsonl from their events' byte
+ * ranges, scores.json's trials from their spilled records, each part's file from its texts. All land in the fold
+ * folder, for sealBundle to move or copy into the bundle; memory holds one trial at a time.
+ */
+export async function writeSortedParts(
+  fold: RunFold,
+  sorted: readonly FoldedTrial[],
+  partFiles: readonly string[],
+): Promise<SortedParts> {
+  const tracesPath = join(fold.dir, TRACES_FILE)
+  const scoresPath = join(fold.dir, SCORES_FILE)
+  const partPaths = partFiles.map((file) => join(fold.dir, `sorted.${file}`))
+  const traces = await DurableFileWriter.create(tracesPath)
+  const writers: DurableFileWriter[] = [traces]
+  const scores = await ScoresJsonWriter.create(scoresPath).catch(async (e: unknown) => {
+    await traces.abandon()
+    throw e
+  })
+  const reportTrials: ScoredTrial[] = []
+  let tracesDigest
+  try {
+    for (const path of partPaths) writers.push(await DurableFileWriter.create(path))
+    const parts = writers.slice(1)
+    for (const trial of sorted) {
+      await traces.write(await fold.read('events', trial.events))
+      const record = JSON.parse((await fold.read('records', trial.record)).toString('utf8')) as TrialRecord
+      await scores.trial(record)
+      reportTrials.push(trial.detailed ? record : reportTrial(trial.slim))
+      for (let i = 0; i < parts.length; i++) {
+        const range = { offset: trial.parts[2 * i]!, length: trial.parts[2 * i + 1]! }
+        await parts[i]!.write(await fold.read(i, range))
+      }
+    }
+    tracesDigest = await traces.close()
+    for (const part of parts) await part.close()
+  } catch (e) {
+    await Promise.all([...writers.map((w) => w.abandon()), scores.abandon()])
+    throw e
+  }
+  return {
+    traces: { sourcePath: tracesPath, digest: tracesDigest },
+    reportTrials,
+    parts: partPaths,
+    finishScores: async (summary) => ({ sourcePath: scoresPath, digest: await scores.finish(summary) }),
+    abandon: () => scores.abandon(),
+  }
+}

@@ -1,0 +1,57 @@
+import { join } from 'node:path'
+import type { TraceEvent, TrialRecord } from '../src/core/index.ts'
+import { HtmlReportAggregates, htmlTrialRow, HTML_REPORT_FILE } from '../src/reports/html/index.ts'
+import type { RunSpanWriter } from '../src/observability/index.ts'
+import { loadObservability, type StreamedRows, type StreamedSpans } from './derived-files.ts'
+import type { FoldedTrialPart, SlimTrial } from './run-fold.ts'
+
+/** The parts' files in the fold folder. */
+const SPANS_PART = 'spans.jsonl'
+const ROWS_PART = 'report-rows.jsonl'
+
+/**
+ * The bundle files that grow with the run while the main process is otherwise idle: each folded trial's spans
+ * (spans.jsonl's lines) and its row of report.html. The end adds the run's own span and report.html's run part.
+ */
+export class GrowingFiles {
+  private constructor(private readonly spans: RunSpanWriter) {}
+
+  static async open(startedAt: Date, env: NodeJS.ProcessEnv = process.env): Promise<GrowingFiles> {
+    const { RunSpanWriter, captureContentFromEnv } = await loadObservability()
+    return new GrowingFiles(
+      new RunSpanWriter({
+        startedAt: startedAt.toISOString(),
+        captureContent: captureContentFromEnv(env),
+        env,
+      }),
+    )
+  }
+
+  /** For RunFold: in this order, as `sealed` expects the sorted files. */
+  get parts(): FoldedTrialPart[] {
+    return [
+      {
+        file: SPANS_PART,
+        text: (record: TrialRecord, events: readonly TraceEvent[]) =>
+          `${this.spans.trialSpanLine(record, events)}\n`,
+      },
+      { file: ROWS_PART, text: (record, events) => `${htmlTrialRow(record, events)}\n` },
+    ]
+  }
+
+  /** What derivedRunFiles takes, from the parts' files sorted in bundle order, for the bundle's trials. */
+  sealed(
+    sortedParts: readonly string[],
+    trials: readonly SlimTrial[],
+    foldDir: string,
+  ): { spans: StreamedSpans; rows: StreamedRows } {
+    const [spans, rows] = sortedParts
+    if (spans === undefined || rows === undefined) throw new Error('GrowingFiles: the parts were not sorted')
+    const totals = new HtmlReportAggregates()
+    for (const trial of trials) totals.add(trial)
+    return {
+      spans: { writer: this.spans, path: spans },
+      rows: { path: rows, totals, out: join(foldDir, HTML_REPORT_FILE) },
+    }
+  }
+}

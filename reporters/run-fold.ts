@@ -1,0 +1,346 @@
+import { mkdir, open, type FileHandle } from 'node:fs/promises'
+import { basename, join } from 'node:path'
+import { FindingList, type Finding } from '../src/bundles/findings.ts'
+import { TraceChecker } from '../src/bundles/trace-checks.ts'
+import {
+  TRIAL_OUTCOMES,
+  type BenchmarkInfo,
+  type EvaluatorScore,
+  type ScoredTrial,
+  type TraceEvent,
+  type TrialRecord,
+} from '../src/core/index.ts'
+import type { SummarizedTrial } from '../src/scorers/index.ts'
+import { LogTail, workerLogPaths } from '../src/stores/index.ts'
+
+/** The folder of the run's staging folder where the bundle's big files grow, beside the worker logs they come from. */
+export const FOLD_DIR = 'fold'
+/** Each folded trial's events, a trial's together, in fold order: traces.jsonl is copied from it in bundle order. */
+export const FOLDED_TRACES_FILE = 'traces.unsorted.jsonl'
+/** Each folded trial's record, a line each, in fold order: scores.json is streamed from it in bundle order. */
+export const SPILLED_RECORDS_FILE = 'records.jsonl'
+
+/** A stretch of one of the fold's files. */
+export interface ByteRange {
+  offset: number
+  length: number
+}
+
+/**
+ * What the end of the run needs of a trial without reading its record: the statistics' fields, the task checksum
+ * (a baseline comparison's), the run id (the writer's check); its benchmark, runner and labels shared with the
+ * trials that have equal ones. A ScoredTrial to the report code for the fields it has (see `reportTrial`).
+ */
+export type SlimTrial = SummarizedTrial & {
+  runId: string
+  benchmark: BenchmarkInfo
+  taskChecksum: string
+  scores: readonly SlimScore[]
+}
+
+type SlimScore = Pick<EvaluatorScore, 'evaluatorId' | 'kind' | 'score' | 'passed' | 'error' | 'findings'>
+
+export interface FoldedTrial {
+  slim: SlimTrial
+  record: ByteRange
+  events: ByteRange
+  /**
+   * report.md shows more of it than the slim form holds: it did not pass, or one of its scores failed, erred or
+   * found something. Its record is read back from the spill for the report.
+   */
+  detailed: boolean
+  /** What was wrong with its events (TraceChecker's findings), when anything was. */
+  traceFindings?: Finding[]
+  /** Its text in each part's file, in the order the parts were given: offset and length of each, flat. */
+  parts: number[]
+}
+
+/** A part's file, open for the fold's appends. */
+interface PartFile {
+  part: FoldedTrialPart
+  handle: FileHandle
+  size: number
+}
+
+/**
+ * A file that grows with the run by a text per folded trial (spans.jsonl's lines, report.html's rows), made from the
+ * trial's record and events while the run goes on. The fold keeps each trial's byte range of it, so the end copies
+ * the texts of the trials the bundle holds, in bundle order: a trial folded twice or cut short leaves no trace in it.
+ */
+export interface FoldedTrialPart {
+  /** Its file's name in the fold folder. */
+  file: string
+  /** The trial's text: whole lines, each ending in a newline. */
+  text(record: TrialRecord, events: readonly TraceEvent[]): string
+}
+
+interface FollowedLog {
+  tail: LogTail
+  /** Events of the log's trials that have not finished yet, by trial key. */
+  inFlight: Map<string, TraceEvent[]>
+}
+
+const OUTCOMES = new Set<unknown>(TRIAL_OUTCOMES)
+const NO_FINDINGS: SlimScore['findings'] = Object.freeze([]) as unknown as SlimScore['findings']
+
+/**
+ * Folds a live run's worker logs as they grow: each finished trial (its `record` line) leaves memory as a slim
+ * trial and two byte ranges, its record appended to the spill and its events to the folded traces; only the events
+ * of trials still running are held. Lines are our own worker's, so they are JSON.parse'd and checked for the shape
+ * the fold needs, never validated with zod again. A trial reported twice (a retried case) is the last one folded.
+ */
+export class RunFold {
+  /** By benchmark, task and trial: a trial is in the bundle once. */
+  readonly trials = new Map<string, FoldedTrial>()
+  /** Record lines that were no trial record, said once each when the run ends. */
+  readonly problems: string[] = []
+  private readonly logs = new Map<string, FollowedLog>()
+  private readonly shared = new Map<string, unknown>()
+  private spillSize = 0
+  private tracesSize = 0
+  private chain: Promise<void> = Promise.resolve()
+  private waiting = false
+  private failure: { error: unknown } | undefined
+
+  private constructor(
+    private readonly stagingDir: string,
+    private readonly runId: string,
+    readonly dir: string,
+    private readonly spill: FileHandle,
+    private readonly traces: FileHandle,
+    private readonly parts: readonly PartFile[],
+  ) {}
+
+  static async open(
+    stagingDir: string,
+    runId: string,
+    parts: readonly FoldedTrialPart[] = [],
+  ): Promise<RunFold> {
+    const dir = join(stagingDir, FOLD_DIR)
+    await mkdir(dir, { recursive: true })
+    // Not fsynced: everything in them is in the durable worker logs, which recover reads.
+    const names = [SPILLED_RECORDS_FILE, FOLDED_TRACES_FILE, ...parts.map((p) => p.file)]
+    const opened = await Promise.allSettled(names.map((name) => open(join(dir, name), 'w+')))
+    const handles = opened.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []))
+    const failed = opened.find((o) => o.status === 'rejected')
+    if (failed) {
+      await Promise.allSettled(handles.map((h) => h.close()))
+      throw failed.reason
+    }
+    const [spill, traces, ...partHandles] = handles as [FileHandle, FileHandle, ...FileHandle[]]
+    const files = parts.map((part, i) => ({ part, handle: partHandles[i]!, size: 0 }))
+    return new RunFold(stagingDir, runId, dir, spill, traces, files)
+  }
+
+  /** Folds what the logs gained since the last time, unless a catch-up is already waiting to start. */
+  poke(): void {
+    if (this.waiting) return
+    this.waiting = true
+    this.chain = this.chain.then(async () => {
+      this.waiting = false
+      if (this.failure) return
+      try {
+        await this.catchUp()
+      } catch (error) {
+        this.failure = { error }
+      }
+    })
+  }
+
+  /** Every line the logs held when called is folded; throws what went wrong with reading or writing them. */
+  async caughtUp(): Promise<void> {
+    this.waiting = false
+    this.poke()
+    await this.chain
+    if (this.failure) throw this.failure.error
+  }
+
+  /** Reads `range` of the spill, the folded traces, or the part of that index. */
+  async read(file: 'records' | 'events' | number, range: ByteRange): Promise<Buffer> {
+    const handle =
+      file === 'records' ? this.spill : file === 'events' ? this.traces : this.parts[file]!.handle
+    const buffer = Buffer.allocUnsafe(range.length)
+    let done = 0
+    while (done < range.length) {
+      const { bytesRead } = await handle.read(buffer, done, range.length - done, range.offset + done)
+      if (bytesRead === 0) throw new Error(`${file} of the fold end before byte ${range.offset + done}`)
+      done += bytesRead
+    }
+    return buffer
+  }
+
+  async close(): Promise<void> {
+    await this.chain
+    await Promise.allSettled(
+      [this.spill, this.traces, ...this.parts.map((p) => p.handle)].map((h) => h.close()),
+    )
+    await Promise.allSettled([...this.logs.values()].map((log) => log.tail.close()))
+  }
+
+  private async catchUp(): Promise<void> {
+    for (const path of await workerLogPaths(this.stagingDir)) {
+      if (!this.logs.has(path)) this.logs.set(path, { tail: new LogTail(path), inFlight: new Map() })
+    }
+    // Text, turned into bytes once per catch-up: a Buffer per trial costs more than the trial's bookkeeping.
+    const records: string[] = []
+    const events: string[] = []
+    const texts: string[][] = this.parts.map(() => [])
+    for (const [path, log] of this.logs) {
+      for (const line of await log.tail.read()) {
+        if ('event' in line) this.hold(log, line.event)
+        else if ('record' in line) {
+          const folded = this.fold(log, line.record, basename(path))
+          if (folded) {
+            records.push(folded.record)
+            events.push(folded.events)
+            folded.parts.forEach((text, i) => texts[i]!.push(text))
+          }
+        } else if (!('benchmark' in line)) this.problems.push(`${basename(path)}: a line of no known kind`)
+      }
+    }
+    if (records.length > 0) await this.spill.writeFile(records.join(''))
+    if (events.length > 0) await this.traces.writeFile(events.join(''))
+    for (const [i, part] of this.parts.entries()) {
+      if (texts[i]!.length > 0) await part.handle.writeFile(texts[i]!.join(''))
+    }
+  }
+
+  private hold(log: FollowedLog, event: TraceEvent): void {
+    const key = trialKey(event.benchmark ?? '', event.taskId, event.trial)
+    const held = log.inFlight.get(key)
+    if (held) held.push(event)
+    else log.inFlight.set(key, [event])
+  }
+
+  private fold(
+    log: FollowedLog,
+    record: TrialRecord,
+    where: string,
+  ): { record: string; events: string; parts: string[] } | undefined {
+    const problem = recordProblem(record)
+    if (problem !== null) {
+      this.problems.push(`${where}: a trial record that is not one (${problem})`)
+      return undefined
+    }
+    const key = trialKey(record.benchmark.id, record.taskId, record.trial)
+    // Events of a format that did not name their benchmark are keyed without it.
+    const unnamed = trialKey('', record.taskId, record.trial)
+    const events = log.inFlight.get(key) ?? log.inFlight.get(unnamed) ?? []
+    log.inFlight.delete(key)
+    log.inFlight.delete(unnamed)
+
+    const findings = new FindingList()
+    const checker = new TraceChecker(this.runId, findings, [
+      { benchmark: record.benchmark.id, taskId: record.taskId, trial: record.trial },
+    ])
+    let text = ''
+    events.forEach((event, i) => {
+      checker.add(event, `${where}: event ${i + 1} of task ${record.taskId} trial ${record.trial}`)
+      text += `${JSON.stringify(event)}\n`
+    })
+    checker.finish()
+    const recordText = `${JSON.stringify(record)}\n`
+    const recordBytes = Buffer.byteLength(recordText)
+    const eventBytes = Buffer.byteLength(text)
+    const parts = this.parts.map((p) => p.part.text(record, events))
+    const partRanges: number[] = []
+    parts.forEach((partText, i) => {
+      const file = this.parts[i]!
+      const length = Buffer.byteLength(partText)
+      partRanges.push(file.size, length)
+      file.size += length
+    })
+    const folded: FoldedTrial = {
+      slim: this.slim(record),
+      record: { offset: this.spillSize, length: recordBytes },
+      events: { offset: this.tracesSize, length: eventBytes },
+      detailed: !record.passed || record.scores.some(showsMore),
+      ...(findings.size > 0 ? { traceFindings: findings.toArray() } : {}),
+      parts: partRanges,
+    }
+    this.spillSize += recordBytes
+    this.tracesSize += eventBytes
+    this.trials.set(key, folded)
+    return { record: recordText, events: text, parts }
+  }
+
+  private slim(record: TrialRecord): SlimTrial {
+    return {
+      runId: record.runId === this.runId ? this.runId : record.runId,
+      benchmark: this.share(record.benchmark),
+      taskId: record.taskId,
+      taskChecksum: record.taskChecksum,
+      trial: record.trial,
+      labels: this.share(record.labels),
+      passed: record.passed,
+      outcome: record.outcome,
+      result: record.result && this.share({ terminatedBy: record.result.terminatedBy }),
+      scores: record.scores.map((s) => ({
+        evaluatorId: s.evaluatorId,
+        kind: s.kind,
+        score: s.score,
+        passed: s.passed,
+        error: (s as Partial<EvaluatorScore>).error ?? null,
+        findings: NO_FINDINGS,
+      })),
+      usage: {
+        tokens: record.usage.tokens,
+        costUsd: record.usage.costUsd,
+        wallSeconds: record.usage.wallSeconds,
+        turns: record.usage.turns,
+      },
+      runner: this.share(record.runner),
+    }
+  }
+
+  /** One object for equal values (a run has a few benchmarks, runners and label sets, not one per trial). */
+  private share<T>(value: T): T {
+    const key = JSON.stringify(value)
+    const known = this.shared.get(key)
+    if (known !== undefined) return known as T
+    this.shared.set(key, value)
+    return value
+  }
+}
+
+/**
+ * A score report.md says more of than the slim form keeps. Fields with schema defaults may be absent: the record is
+ * as the worker built it, not as a parse would have filled it in.
+ */
+function showsMore(score: EvaluatorScore): boolean {
+  const s = score as Partial<EvaluatorScore>
+  return !s.passed || (s.error ?? null) !== null || (s.findings?.length ?? 0) > 0
+}
+
+export function trialKey(benchmark: string, taskId: string, trial: number): string {
+  return `${benchmark}\u0000${taskId}\u0000${trial}`
+}
+
+/**
+ * The slim trial as the report code's ScoredTrial. Sound for a trial that is not `detailed`: report.md, the console
+ * and job summaries and the baseline comparison read of such a trial only the fields the slim form keeps.
+ */
+export function reportTrial(slim: SlimTrial): ScoredTrial {
+  return slim as unknown as ScoredTrial
+}
+
+/**
+ * Whether a log's record has the shape the fold and the bundle rely on: a check of our own worker's output against
+ * a bug or a damaged disk, not a validation (that happened where the data came from code we do not own).
+ */
+function recordProblem(value: unknown): string | null {
+  if (typeof value !== 'object' || value === null) return 'not an object'
+  const r = value as Partial<Record<keyof TrialRecord, unknown>>
+  const benchmark = r.benchmark as { id?: unknown } | null | undefined
+  if (typeof benchmark !== 'object' || benchmark === null || typeof benchmark.id !== 'string')
+    return 'no benchmark id'
+  if (typeof r.taskId !== 'string' || r.taskId === '') return 'no task id'
+  if (typeof r.trial !== 'number' || !Number.isInteger(r.trial) || r.trial < 0) return 'no trial number'
+  if (typeof r.runId !== 'string') return 'no run id'
+  if (!OUTCOMES.has(r.outcome) || typeof r.passed !== 'boolean') return 'no outcome'
+  if (!Array.isArray(r.scores) || !Array.isArray(r.verdicts)) return 'no scores or verdicts'
+  const usage = r.usage as Record<string, unknown> | null | undefined
+  if (typeof usage !== 'object' || usage === null || typeof usage['tokens'] !== 'number') return 'no usage'
+  if (typeof r.runner !== 'object' || r.runner === null) return 'no runner'
+  return null
+}

@@ -1,0 +1,55 @@
+import { AgentEvalOpsError, BUNDLE_FORMAT_VERSION, RunSummary, type TrialRecord } from '../core/index.ts'
+import { DurableFileWriter, type FileDigest } from './durable-file.ts'
+import { describeIssues } from './findings.ts'
+
+/**
+ * scores.json written a trial at a time, so a run's trials never have to be in memory together: the bytes are
+ * those of `toBundleJson({ schemaVersion, trials, summary })`, trials in the order given (the bundle's: benchmark,
+ * task, trial). Each trial is written as its record says, without its run id (metadata.json's) and phase timing
+ * (spans.jsonl's), so that equal runs write equal files.
+ */
+export class ScoresJsonWriter {
+  private count = 0
+
+  private constructor(private readonly writer: DurableFileWriter) {}
+
+  static async create(path: string): Promise<ScoresJsonWriter> {
+    const writer = await DurableFileWriter.create(path)
+    await writer.write(`{\n  "schemaVersion": ${BUNDLE_FORMAT_VERSION},\n  "trials": [`)
+    return new ScoresJsonWriter(writer)
+  }
+
+  get trials(): number {
+    return this.count
+  }
+
+  async trial(record: Readonly<TrialRecord>): Promise<void> {
+    const { runId: _runId, timing: _timing, ...scored } = record
+    await this.writer.write(`${this.count === 0 ? '\n' : ',\n'}    ${indented(scored, '    ')}`)
+    this.count++
+  }
+
+  /** Ends the file with the run's summary, checked against its schema (written once, so checked once). */
+  async finish(summary: RunSummary): Promise<FileDigest> {
+    const parsed = RunSummary.safeParse(summary)
+    if (!parsed.success) {
+      await this.writer.abandon()
+      throw new AgentEvalOpsError(
+        'BUNDLE_INVALID',
+        `refusing to write an invalid run summary (a bug in the code that computed it; no bundle was written): ${describeIssues(parsed.error.issues, 10)}`,
+      )
+    }
+    const close = this.count === 0 ? ']' : '\n  ]'
+    await this.writer.write(`${close},\n  "summary": ${indented(parsed.data, '  ')}\n}\n`)
+    return this.writer.close()
+  }
+
+  async abandon(): Promise<void> {
+    await this.writer.abandon()
+  }
+}
+
+/** JSON.stringify(value, null, 2) nested `prefix` deep: a JSON text holds a newline only between its tokens. */
+function indented(value: unknown, prefix: string): string {
+  return JSON.stringify(value, null, 2).replaceAll('\n', `\n${prefix}`)
+}
