@@ -13,6 +13,7 @@ import {
   trialArtifactsDir,
   recordingsStagingDir,
   redactorFromEnv,
+  trialCaseSummary,
   type Redactor,
   safeFileStem,
   type AgentResult,
@@ -263,8 +264,8 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
           // On disk, with the trial's events before it, before it is handed over: a run killed from here on still
           // has this trial to recover.
           await log.appendRecord(handed)
-          // A non-cloneable value here would drop the whole file's results, so only plain JSON crosses over.
-          testCase.meta.agentevalops = JSON.parse(JSON.stringify(handed)) as TrialRecord
+          // A summary, not the record (in the log already): meta crosses to the main process with every case.
+          testCase.meta.agentevalops = trialCaseSummary(handed)
           finished.add(handed)
           // Before any failure is thrown: a failed case keeps its annotation too. One, and only for a reporter that
           // reads it (JUnit properties, the HTML reporter), since each is a round trip to the main process.

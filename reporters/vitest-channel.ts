@@ -3,7 +3,7 @@ import type {
   PROVIDE_KEY,
   ProvidedRun,
   TrialCaseId,
-  TrialRecord,
+  TrialCaseSummary,
 } from '../src/core/index.ts'
 
 // Types of the values that cross between the reporter and eval workers (see src/core/channel.ts).
@@ -12,7 +12,7 @@ declare module 'vitest' {
     [PROVIDE_KEY]: ProvidedRun
   }
   interface TaskMeta {
-    agentevalops?: TrialRecord
+    agentevalops?: TrialCaseSummary
     agentevalopsComparison?: BaselineComparison
     agentevalopsTrialCase?: true
     agentevalopsTrial?: TrialCaseId

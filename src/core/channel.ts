@@ -2,13 +2,44 @@ import { createHash } from 'node:crypto'
 import { join, posix } from 'node:path'
 import { z } from 'zod'
 import { safeFileStem } from './file-name.ts'
+import type { TrialRecord } from './schemas.ts'
 
 /**
  * The contract between the Vitest reporter (main process) and eval cases (workers): the reporter `provide`s the
- * current run under PROVIDE_KEY at every run start; each case hands its TrialRecord back in `task.meta[META_KEY]`.
+ * current run under PROVIDE_KEY at every run start; each case hands a TrialCaseSummary of its trial back in
+ * `task.meta[META_KEY]` (the record itself is in the worker's log, which the bundle reporter reads).
  */
 export const PROVIDE_KEY = 'agentevalops'
 export const META_KEY = 'agentevalops'
+
+/**
+ * What a trial case's meta carries (META_KEY): the few facts a live reporter counts (progress: outcome, pass, cost),
+ * not the whole record, which would cross from the worker to the main process a second time with every case.
+ */
+export interface TrialCaseSummary {
+  benchmark: string
+  taskId: string
+  trial: number
+  outcome: TrialRecord['outcome']
+  passed: boolean
+  usage: { costUsd: number }
+  scores: { evaluatorId: string; costUsd: number }[]
+  reusedFrom: { mode: NonNullable<TrialRecord['reusedFrom']>['mode'] } | null
+}
+
+/** The summary of a record that its case's meta carries. */
+export function trialCaseSummary(record: TrialRecord): TrialCaseSummary {
+  return {
+    benchmark: record.benchmark.id,
+    taskId: record.taskId,
+    trial: record.trial,
+    outcome: record.outcome,
+    passed: record.passed,
+    usage: { costUsd: record.usage.costUsd },
+    scores: record.scores.map((s) => ({ evaluatorId: s.evaluatorId, costUsd: s.costUsd })),
+    reusedFrom: record.reusedFrom ? { mode: record.reusedFrom.mode } : null,
+  }
+}
 /** A benchmark's baseline gate case hands its comparison (a BaselineComparison) to the reporter under this key. */
 export const COMPARISON_META_KEY = 'agentevalopsComparison'
 /**
