@@ -125,6 +125,10 @@ console.log(
     `(${(c / l).toFixed(3)}); their sum, about the best this machine allows: ${((v + c) / l).toFixed(3)}`,
 )
 console.log(
+  `pipeline over the floor (Vitest alone + checks alone): ${(p / (v + c)).toFixed(3)} (target ≤ 1.10: ` +
+    `what agentevalops adds beyond the floor at most a tenth)`,
+)
+console.log(
   `harness alone (grading stubbed) median: ${h.toFixed(0)} ms (${(h / l).toFixed(3)}), of which beyond Vitest's: ` +
     `${(h - v).toFixed(0)} ms (${((h - v) / l).toFixed(3)})`,
 )
