@@ -1,12 +1,12 @@
 // Run ids and paths come from a staging folder's files and names: `recover` and the bundle reporter's warning about
 // a run that ended without its bundle show them escaped, so an ANSI escape or a newline in them cannot recolour the
 // terminal or forge a line of ours.
-import { readFile, writeFile } from 'node:fs/promises'
-import { join, relative } from 'node:path'
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { dirname, join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TestCase, Vitest } from 'vitest/node'
 import { BundleReporter } from '../../reporters/bundle-reporter.ts'
-import { RUN_HEADER_FILE } from '../../src/core/index.ts'
+import { RUN_HEADER_FILE, workerLogPath } from '../../src/core/index.ts'
 import { terminalText } from '../../src/reports/escape-terminal.ts'
 import { makeTrials, tempDir } from '../bundles/fixtures.ts'
 import { runCli } from './helpers.ts'
@@ -105,8 +105,13 @@ describe('run ids and paths from a staging folder, on the terminal', () => {
     })
     reporter.onInit(vitest)
     await reporter.onTestRunStart()
-    // Records whose traces were never written: the bundle cannot be made.
-    for (const record of makeTrials({ runId: HOSTILE_RUN_ID })) {
+    // Records whose traces were never written, in a worker's log: the bundle cannot be made.
+    const [stagingName] = await readdir(join(root, 'runs', '.staging'))
+    const log = workerLogPath(join(root, 'runs', '.staging', stagingName!), process.pid, 7)
+    await mkdir(dirname(log), { recursive: true })
+    const records = makeTrials({ runId: HOSTILE_RUN_ID })
+    await writeFile(log, records.map((record) => `${JSON.stringify({ record })}\n`).join(''))
+    for (const record of records) {
       reporter.onTestCaseResult({
         project: { name: 'evals' },
         meta: () => ({ agentevalops: record }),
