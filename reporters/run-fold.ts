@@ -77,8 +77,18 @@ export interface FoldedTrialPart {
 interface FollowedLog {
   tail: LogTail
   /** Events of the log's trials that have not finished yet, by trial key. */
-  inFlight: Map<string, TraceEvent[]>
+  inFlight: Map<string, HeldEvents>
 }
+
+/** A running trial's events, each beside its JSON as the worker wrote it (traces.jsonl's line for it). */
+interface HeldEvents {
+  events: TraceEvent[]
+  texts: string[]
+}
+
+/** The worker writes an event's line as this prefix, JSON.stringify of the event, and `}`. */
+const EVENT_LINE_PREFIX = '{"event":'
+const NO_EVENTS: HeldEvents = { events: [], texts: [] }
 
 const OUTCOMES = new Set<unknown>(TRIAL_OUTCOMES)
 const NO_FINDINGS: SlimScore['findings'] = Object.freeze([]) as unknown as SlimScore['findings']
@@ -186,8 +196,9 @@ export class RunFold {
     const events: string[] = []
     const texts: string[][] = this.parts.map(() => [])
     for (const [path, log] of this.logs) {
-      for (const line of await log.tail.read()) {
-        if ('event' in line) this.hold(log, line.event)
+      const { lines, texts: lineTexts } = await log.tail.readWithText()
+      for (const [i, line] of lines.entries()) {
+        if ('event' in line) this.hold(log, line.event, eventText(lineTexts[i]!, line.event))
         else if ('record' in line) {
           const folded = this.fold(log, line.record, basename(path))
           if (folded) {
@@ -205,11 +216,13 @@ export class RunFold {
     }
   }
 
-  private hold(log: FollowedLog, event: TraceEvent): void {
+  private hold(log: FollowedLog, event: TraceEvent, text: string): void {
     const key = trialKey(event.benchmark ?? '', event.taskId, event.trial)
     const held = log.inFlight.get(key)
-    if (held) held.push(event)
-    else log.inFlight.set(key, [event])
+    if (held) {
+      held.events.push(event)
+      held.texts.push(text)
+    } else log.inFlight.set(key, { events: [event], texts: [text] })
   }
 
   private fold(
@@ -225,7 +238,8 @@ export class RunFold {
     const key = trialKey(record.benchmark.id, record.taskId, record.trial)
     // Events of a format that did not name their benchmark are keyed without it.
     const unnamed = trialKey('', record.taskId, record.trial)
-    const events = log.inFlight.get(key) ?? log.inFlight.get(unnamed) ?? []
+    const held = log.inFlight.get(key) ?? log.inFlight.get(unnamed) ?? NO_EVENTS
+    const events = held.events
     log.inFlight.delete(key)
     log.inFlight.delete(unnamed)
 
@@ -236,7 +250,7 @@ export class RunFold {
     let text = ''
     events.forEach((event, i) => {
       checker.add(event, `${where}: event ${i + 1} of task ${record.taskId} trial ${record.trial}`)
-      text += `${JSON.stringify(event)}\n`
+      text += `${held.texts[i]!}\n`
     })
     checker.finish()
     const recordText = `${JSON.stringify(record)}\n`
@@ -310,6 +324,17 @@ export class RunFold {
 function showsMore(score: EvaluatorScore): boolean {
   const s = score as Partial<EvaluatorScore>
   return !s.passed || (s.error ?? null) !== null || (s.findings?.length ?? 0) > 0
+}
+
+/**
+ * An event's JSON for traces.jsonl: the text the worker wrote inside its `{"event":…}` line, which is
+ * JSON.stringify of the event, so re-stringifying the parsed value gives the same bytes at a second cost. A line
+ * that is not of that form is stringified as before.
+ */
+function eventText(lineText: string, event: TraceEvent): string {
+  return lineText.startsWith(EVENT_LINE_PREFIX) && lineText.endsWith('}')
+    ? lineText.slice(EVENT_LINE_PREFIX.length, -1)
+    : JSON.stringify(event)
 }
 
 export function trialKey(benchmark: string, taskId: string, trial: number): string {
