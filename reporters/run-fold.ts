@@ -86,8 +86,9 @@ interface HeldEvents {
   texts: string[]
 }
 
-/** The worker writes an event's line as this prefix, JSON.stringify of the event, and `}`. */
+/** The worker writes an event's line as this prefix, JSON.stringify of the event, and `}`; a record's likewise. */
 const EVENT_LINE_PREFIX = '{"event":'
+const RECORD_LINE_PREFIX = '{"record":'
 const NO_EVENTS: HeldEvents = { events: [], texts: [] }
 
 const OUTCOMES = new Set<unknown>(TRIAL_OUTCOMES)
@@ -198,9 +199,10 @@ export class RunFold {
     for (const [path, log] of this.logs) {
       const { lines, texts: lineTexts } = await log.tail.readWithText()
       for (const [i, line] of lines.entries()) {
-        if ('event' in line) this.hold(log, line.event, eventText(lineTexts[i]!, line.event))
+        if ('event' in line)
+          this.hold(log, line.event, wrappedText(lineTexts[i]!, EVENT_LINE_PREFIX, line.event))
         else if ('record' in line) {
-          const folded = this.fold(log, line.record, basename(path))
+          const folded = this.fold(log, line.record, lineTexts[i]!, basename(path))
           if (folded) {
             records.push(folded.record)
             events.push(folded.events)
@@ -228,6 +230,7 @@ export class RunFold {
   private fold(
     log: FollowedLog,
     record: TrialRecord,
+    lineText: string,
     where: string,
   ): { record: string; events: string; parts: string[] } | undefined {
     const problem = recordProblem(record)
@@ -253,7 +256,7 @@ export class RunFold {
       text += `${held.texts[i]!}\n`
     })
     checker.finish()
-    const recordText = `${JSON.stringify(record)}\n`
+    const recordText = `${wrappedText(lineText, RECORD_LINE_PREFIX, record)}\n`
     const recordBytes = Buffer.byteLength(recordText)
     const eventBytes = Buffer.byteLength(text)
     const parts = this.parts.map((p) => p.part.text(record, events))
@@ -327,14 +330,14 @@ function showsMore(score: EvaluatorScore): boolean {
 }
 
 /**
- * An event's JSON for traces.jsonl: the text the worker wrote inside its `{"event":…}` line, which is
- * JSON.stringify of the event, so re-stringifying the parsed value gives the same bytes at a second cost. A line
- * that is not of that form is stringified as before.
+ * An event's or record's JSON for the fold's files: the text the worker wrote inside its `{"event":…}` or
+ * `{"record":…}` line, which is JSON.stringify of the value, so re-stringifying the parsed value gives the same
+ * bytes at a second cost. A line that is not of that form is stringified as before.
  */
-function eventText(lineText: string, event: TraceEvent): string {
-  return lineText.startsWith(EVENT_LINE_PREFIX) && lineText.endsWith('}')
-    ? lineText.slice(EVENT_LINE_PREFIX.length, -1)
-    : JSON.stringify(event)
+function wrappedText(lineText: string, prefix: string, value: unknown): string {
+  return lineText.startsWith(prefix) && lineText.endsWith('}')
+    ? lineText.slice(prefix.length, -1)
+    : JSON.stringify(value)
 }
 
 export function trialKey(benchmark: string, taskId: string, trial: number): string {
