@@ -77,8 +77,19 @@ export interface FoldedTrialPart {
 interface FollowedLog {
   tail: LogTail
   /** Events of the log's trials that have not finished yet, by trial key. */
-  inFlight: Map<string, TraceEvent[]>
+  inFlight: Map<string, HeldEvents>
 }
+
+/** A running trial's events, each beside its JSON as the worker wrote it (traces.jsonl's line for it). */
+interface HeldEvents {
+  events: TraceEvent[]
+  texts: string[]
+}
+
+/** The worker writes an event's line as this prefix, JSON.stringify of the event, and `}`; a record's likewise. */
+const EVENT_LINE_PREFIX = '{"event":'
+const RECORD_LINE_PREFIX = '{"record":'
+const NO_EVENTS: HeldEvents = { events: [], texts: [] }
 
 const OUTCOMES = new Set<unknown>(TRIAL_OUTCOMES)
 const NO_FINDINGS: SlimScore['findings'] = Object.freeze([]) as unknown as SlimScore['findings']
@@ -186,10 +197,12 @@ export class RunFold {
     const events: string[] = []
     const texts: string[][] = this.parts.map(() => [])
     for (const [path, log] of this.logs) {
-      for (const line of await log.tail.read()) {
-        if ('event' in line) this.hold(log, line.event)
+      const { lines, texts: lineTexts } = await log.tail.readWithText()
+      for (const [i, line] of lines.entries()) {
+        if ('event' in line)
+          this.hold(log, line.event, wrappedText(lineTexts[i]!, EVENT_LINE_PREFIX, line.event))
         else if ('record' in line) {
-          const folded = this.fold(log, line.record, basename(path))
+          const folded = this.fold(log, line.record, lineTexts[i]!, basename(path))
           if (folded) {
             records.push(folded.record)
             events.push(folded.events)
@@ -205,16 +218,19 @@ export class RunFold {
     }
   }
 
-  private hold(log: FollowedLog, event: TraceEvent): void {
+  private hold(log: FollowedLog, event: TraceEvent, text: string): void {
     const key = trialKey(event.benchmark ?? '', event.taskId, event.trial)
     const held = log.inFlight.get(key)
-    if (held) held.push(event)
-    else log.inFlight.set(key, [event])
+    if (held) {
+      held.events.push(event)
+      held.texts.push(text)
+    } else log.inFlight.set(key, { events: [event], texts: [text] })
   }
 
   private fold(
     log: FollowedLog,
     record: TrialRecord,
+    lineText: string,
     where: string,
   ): { record: string; events: string; parts: string[] } | undefined {
     const problem = recordProblem(record)
@@ -225,7 +241,8 @@ export class RunFold {
     const key = trialKey(record.benchmark.id, record.taskId, record.trial)
     // Events of a format that did not name their benchmark are keyed without it.
     const unnamed = trialKey('', record.taskId, record.trial)
-    const events = log.inFlight.get(key) ?? log.inFlight.get(unnamed) ?? []
+    const held = log.inFlight.get(key) ?? log.inFlight.get(unnamed) ?? NO_EVENTS
+    const events = held.events
     log.inFlight.delete(key)
     log.inFlight.delete(unnamed)
 
@@ -236,10 +253,10 @@ export class RunFold {
     let text = ''
     events.forEach((event, i) => {
       checker.add(event, `${where}: event ${i + 1} of task ${record.taskId} trial ${record.trial}`)
-      text += `${JSON.stringify(event)}\n`
+      text += `${held.texts[i]!}\n`
     })
     checker.finish()
-    const recordText = `${JSON.stringify(record)}\n`
+    const recordText = `${wrappedText(lineText, RECORD_LINE_PREFIX, record)}\n`
     const recordBytes = Buffer.byteLength(recordText)
     const eventBytes = Buffer.byteLength(text)
     const parts = this.parts.map((p) => p.part.text(record, events))
@@ -310,6 +327,17 @@ export class RunFold {
 function showsMore(score: EvaluatorScore): boolean {
   const s = score as Partial<EvaluatorScore>
   return !s.passed || (s.error ?? null) !== null || (s.findings?.length ?? 0) > 0
+}
+
+/**
+ * An event's or record's JSON for the fold's files: the text the worker wrote inside its `{"event":…}` or
+ * `{"record":…}` line, which is JSON.stringify of the value, so re-stringifying the parsed value gives the same
+ * bytes at a second cost. A line that is not of that form is stringified as before.
+ */
+function wrappedText(lineText: string, prefix: string, value: unknown): string {
+  return lineText.startsWith(prefix) && lineText.endsWith('}')
+    ? lineText.slice(prefix.length, -1)
+    : JSON.stringify(value)
 }
 
 export function trialKey(benchmark: string, taskId: string, trial: number): string {

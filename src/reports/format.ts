@@ -28,8 +28,16 @@ export function decimal(value: Figure, digits = 3): string {
   return finite(value) ? value.toFixed(digits) : DASH
 }
 
+/**
+ * toLocaleString('en-US') is this formatter, made again on every call: the HTML rows format a few integers per
+ * trial, so it is made once. Below 1,000 a non-negative integer has no separator and is its plain digits.
+ */
+const EN_US = new Intl.NumberFormat('en-US')
+
 export function integer(value: Figure): string {
-  return finite(value) ? Math.round(value).toLocaleString('en-US') : DASH
+  if (!finite(value)) return DASH
+  const n = Math.round(value)
+  return n >= 0 && n < 1000 && !Object.is(n, -0) ? String(n) : EN_US.format(n)
 }
 
 /** `x.toFixed(digits)` with a real minus sign, and no sign on a value that rounds to zero. */

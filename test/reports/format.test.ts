@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   capped,
   decimalInterval,
+  integer,
   percent,
   percentInterval,
   points,
@@ -42,5 +43,19 @@ describe('report number formats', () => {
   it('caps a list of names', () => {
     expect(capped(['a', 'b', 'c'], 5)).toBe('a, b, c')
     expect(capped(['a', 'b', 'c'], 2)).toBe('a, b … and 1 more')
+  })
+})
+
+describe('integer', () => {
+  it("writes every integer as toLocaleString('en-US') does: separators, signs, negative zero, huge values", () => {
+    const values = [
+      0, -0, 0.4, -0.4, 1, 7.5, 999, 999.5, 1000, 1234, -1, -999, -1000, -1234.6, 1e6, 123456789,
+    ]
+    values.push(2 ** 53, 1e21, -1e22, Number.MAX_VALUE)
+    for (let i = 0; i < 200; i++) values.push(Math.floor(Math.sin(i + 1) * 10 ** (i % 12)))
+    for (const v of values) expect(integer(v)).toBe(Math.round(v).toLocaleString('en-US'))
+    expect(integer(Number.NaN)).toBe('—')
+    expect(integer(Infinity)).toBe('—')
+    expect(integer(null)).toBe('—')
   })
 })

@@ -31,12 +31,16 @@ export function bootstrapInterval(values: readonly number[], options: BootstrapO
   // The mean needs no resample array: summing the draws directly keeps a run's summary at tens of milliseconds
   // over thousands of tasks instead of allocating B arrays per estimate.
   if (statistic === undefined) {
+    const known = recentMeanInterval(values, resamples, seed, confidence)
+    if (known) return { ...known }
     for (let r = 0; r < resamples; r++) {
       let sum = 0
       for (let i = 0; i < n; i++) sum += values[Math.floor(random() * n)]!
       statistics[r] = sum / n
     }
-    return percentileInterval(statistics, confidence)
+    const interval = percentileInterval(statistics, confidence)
+    rememberMeanInterval(values, resamples, seed, confidence, interval)
+    return { ...interval }
   }
   for (let r = 0; r < resamples; r++) {
     const sample = new Array<number>(n)
@@ -53,4 +57,51 @@ function percentileInterval(statistics: Float64Array, confidence: number): Inter
   statistics.sort()
   const tail = (1 - confidence) / 2
   return { lower: sortedPercentile(statistics, tail), upper: sortedPercentile(statistics, 1 - tail) }
+}
+
+/**
+ * The latest mean intervals. A summary asks for the same one several times (an evaluator's scores, its passes and
+ * the headline are one vector when every score is 0 or 1; a run with one category repeats it again), and the
+ * answer is a pure function of the values and options: B × n draws are made once, the result is bit for bit the
+ * same.
+ */
+interface RememberedInterval {
+  values: Float64Array
+  resamples: number
+  seed: number
+  confidence: number
+  interval: Interval
+}
+const REMEMBERED = 4
+const remembered: RememberedInterval[] = []
+
+function recentMeanInterval(
+  values: readonly number[],
+  resamples: number,
+  seed: number,
+  confidence: number,
+): Interval | undefined {
+  for (const r of remembered) {
+    if (r.resamples !== resamples || r.seed !== seed || r.confidence !== confidence) continue
+    if (sameValues(r.values, values)) return r.interval
+  }
+  return undefined
+}
+
+function rememberMeanInterval(
+  values: readonly number[],
+  resamples: number,
+  seed: number,
+  confidence: number,
+  interval: Interval,
+): void {
+  remembered.unshift({ values: Float64Array.from(values), resamples, seed, confidence, interval })
+  remembered.length = Math.min(remembered.length, REMEMBERED)
+}
+
+function sameValues(kept: Float64Array, values: readonly number[]): boolean {
+  if (kept.length !== values.length) return false
+  // Object.is: -0 and 0 are told apart, as the draws' sums could tell them apart.
+  for (let i = 0; i < kept.length; i++) if (!Object.is(kept[i], values[i])) return false
+  return true
 }

@@ -5,6 +5,12 @@ import { WORKER_LOG_DIR, WORKER_LOG_SUFFIX, type WorkerLogLine } from '../../cor
 /** One line of a worker log (`{"benchmark":…}`, `{"event":…}` or `{"record":…}`); see src/core/staging.ts. */
 export type LogLine = WorkerLogLine
 
+/** Lines as read() returns them, each beside its text as the log holds it (without the newline). */
+export interface LogLines {
+  lines: LogLine[]
+  texts: string[]
+}
+
 const NEWLINE = 0x0a
 /** Bytes read per system call: a log caught up with after a pause can be large, its lines still come in one go. */
 const CHUNK = 1024 * 1024
@@ -20,7 +26,7 @@ export class LogTail {
   private offset = 0
   /** The start of a line whose newline has not arrived yet. */
   private torn: Buffer = Buffer.alloc(0)
-  private reading: Promise<LogLine[]> | null = null
+  private reading: Promise<LogLines> | null = null
   private buffer: Buffer = Buffer.alloc(0)
   /** Complete lines that were not JSON, skipped. */
   damaged = 0
@@ -33,8 +39,16 @@ export class LogTail {
   }
 
   /** Concurrent calls are served one after another: each line is returned once. */
-  read(): Promise<LogLine[]> {
-    const previous = this.reading ?? Promise.resolve([])
+  async read(): Promise<LogLine[]> {
+    return (await this.readWithText()).lines
+  }
+
+  /**
+   * As read(), with each line's text beside it: a reader that copies a line on (the fold's traces) takes the
+   * writer's own JSON instead of stringifying again what it just parsed.
+   */
+  readWithText(): Promise<LogLines> {
+    const previous = this.reading ?? Promise.resolve({ lines: [], texts: [] })
     const next = previous.then(
       () => this.readNew(),
       () => this.readNew(),
@@ -50,10 +64,10 @@ export class LogTail {
     await handle?.close()
   }
 
-  private async readNew(): Promise<LogLine[]> {
+  private async readNew(): Promise<LogLines> {
     const handle = await this.ensureOpen()
-    if (handle === null) return []
-    const lines: LogLine[] = []
+    const read: LogLines = { lines: [], texts: [] }
+    if (handle === null) return read
     for (;;) {
       if (this.buffer.length < this.torn.length + CHUNK)
         this.buffer = Buffer.allocUnsafe(this.torn.length + CHUNK)
@@ -65,23 +79,25 @@ export class LogTail {
       const lastNewline = bytesRead === 0 ? -1 : buffer.lastIndexOf(NEWLINE, end - 1)
       if (lastNewline >= 0) {
         // A newline byte never occurs inside a multi-byte UTF-8 character, so cutting there is safe.
-        this.parseLines(buffer.toString('utf8', 0, lastNewline), lines)
+        this.parseLines(buffer.toString('utf8', 0, lastNewline), read)
         this.torn = Buffer.from(buffer.subarray(lastNewline + 1, end))
       } else if (bytesRead > 0) {
         this.torn = Buffer.from(buffer.subarray(0, end))
       }
-      if (bytesRead < CHUNK) return lines
+      if (bytesRead < CHUNK) return read
     }
   }
 
-  private parseLines(text: string, into: LogLine[]): void {
+  private parseLines(text: string, into: LogLines): void {
     let start = 0
     while (start < text.length) {
       let end = text.indexOf('\n', start)
       if (end < 0) end = text.length
       if (end > start) {
+        const lineText = text.slice(start, end)
         try {
-          into.push(JSON.parse(text.slice(start, end)) as LogLine)
+          into.lines.push(JSON.parse(lineText) as LogLine)
+          into.texts.push(lineText)
         } catch {
           // Only a damaged disk makes a complete line of our own writer unparseable: count it, read on.
           this.damaged++

@@ -32,6 +32,23 @@ describe('LogTail', () => {
     await tail.close()
   })
 
+  it("hands out each line's text beside its value with readWithText, the torn tail held back as by read", async () => {
+    const path = join(work.path, 'w.jsonl')
+    const tail = new LogTail(path)
+    const spaced = `{ "event" : ${JSON.stringify(planEvent(1))} }`
+    await writeFile(path, `${line(0)}${spaced}\nnot json\n${line(2).slice(0, 7)}`)
+    const read = await tail.readWithText()
+    expect(read.lines).toEqual([{ event: planEvent(0) }, { event: planEvent(1) }])
+    expect(read.texts).toEqual([line(0).slice(0, -1), spaced])
+    expect(tail.damaged).toBe(1)
+    await appendFile(path, line(2).slice(7))
+    expect(await tail.readWithText()).toEqual({
+      lines: [{ event: planEvent(2) }],
+      texts: [line(2).slice(0, -1)],
+    })
+    await tail.close()
+  })
+
   it('cuts lines on bytes without splitting a multi-byte character, across reads larger than one chunk', async () => {
     const path = join(work.path, 'w.jsonl')
     const text = (i: number) => `${'é🙂'.repeat(5000)} ${i}`

@@ -1,0 +1,47 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { RunFold } from '../../reporters/run-fold.ts'
+import { makeEvents, makeTrials, RUN_ID, tempDir } from '../bundles/fixtures.ts'
+
+let work: { path: string; remove: () => Promise<void> }
+beforeEach(async () => {
+  work = await tempDir('aeo-runfold-')
+})
+afterEach(async () => {
+  await work.remove()
+})
+
+describe('RunFold', () => {
+  it("copies each event's and record's JSON to the fold's files as the worker wrote it, and parses it for the parts", async () => {
+    const record = makeTrials({ tasks: ['task-0'], trials: 1 })[0]!
+    const events = makeEvents(record)
+    // Valid JSON that JSON.stringify would write otherwise (an escaped letter): what is copied shows in the bytes.
+    const texts = events.map((e, i) =>
+      i === 0 ? JSON.stringify(e).replace('"agent.plan"', '"agent.pl\\u0061n"') : JSON.stringify(e),
+    )
+    expect(texts[0]).not.toBe(JSON.stringify(events[0]))
+    const recordText = JSON.stringify(record).replace('"passed"', '"p\\u0061ssed"')
+    expect(recordText).not.toBe(JSON.stringify(record))
+    const log = [...texts.map((t) => `{"event":${t}}\n`), `{"record":${recordText}}\n`].join('')
+    await mkdir(join(work.path, 'logs'))
+    await writeFile(join(work.path, 'logs', '1-0.jsonl'), log)
+    const seen: unknown[] = []
+    const fold = await RunFold.open(work.path, RUN_ID, [
+      { file: 'kinds.txt', text: (_, evs) => (seen.push(...evs), `${evs.map((e) => e.kind).join(',')}\n`) },
+    ])
+    try {
+      await fold.caughtUp()
+      const [folded] = [...fold.trials.values()]
+      expect(fold.trials.size).toBe(1)
+      expect((await fold.read('events', folded!.events)).toString()).toBe(texts.map((t) => `${t}\n`).join(''))
+      expect(seen).toEqual(events)
+      expect((await fold.read('records', folded!.record)).toString()).toBe(`${recordText}\n`)
+      expect((await fold.read(0, { offset: folded!.parts[0]!, length: folded!.parts[1]! })).toString()).toBe(
+        `${events.map((e) => e.kind).join(',')}\n`,
+      )
+    } finally {
+      await fold.close()
+    }
+  })
+})
