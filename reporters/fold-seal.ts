@@ -7,12 +7,16 @@ import {
   type PrewrittenFile,
 } from '../src/bundles/index.ts'
 import type { RunSummary, ScoredTrial, TrialRecord } from '../src/core/index.ts'
-import { reportTrial, type FoldedTrial, type RunFold } from './run-fold.ts'
+import { ShownTrials } from '../src/reports/sections/trials.ts'
+import { reportTrial, type FoldedTrial, type RunFold, type SlimTrial } from './run-fold.ts'
 
 export interface SortedParts {
   /** traces.jsonl in bundle order, copied from the folded traces. */
   traces: PrewrittenFile
-  /** The trials for report.md, the summaries and the comparison: whole records where they show more than slim. */
+  /**
+   * The trials for report.md, the summaries and the comparison: whole records where report.md shows more of them
+   * than the slim form holds, for as many trials as it shows row by row (however many failed).
+   */
   reportTrials: ScoredTrial[]
   /** Each part's file (RunFold's parts, in their order) with the texts of the bundle's trials, in bundle order. */
   parts: string[]
@@ -42,6 +46,7 @@ export async function writeSortedParts(
     throw e
   })
   const reportTrials: ScoredTrial[] = []
+  const shown = new ShownTrials()
   let tracesDigest
   try {
     for (const path of partPaths) writers.push(await DurableFileWriter.create(path))
@@ -50,7 +55,8 @@ export async function writeSortedParts(
       await traces.write(await fold.read('events', trial.events))
       const record = JSON.parse((await fold.read('records', trial.record)).toString('utf8')) as TrialRecord
       await scores.trial(record)
-      reportTrials.push(trial.detailed ? record : reportTrial(trial.slim))
+      if (!trial.detailed) reportTrials.push(reportTrial(trial.slim))
+      else reportTrials.push(shown.wants(record) ? record : countedOnly(trial.slim, record))
       for (let i = 0; i < parts.length; i++) {
         const range = { offset: trial.parts[2 * i]!, length: trial.parts[2 * i + 1]! }
         await parts[i]!.write(await fold.read(i, range))
@@ -69,4 +75,26 @@ export async function writeSortedParts(
     finishScores: async (summary) => ({ sourcePath: scoresPath, digest: await scores.finish(summary) }),
     abandon: () => scores.abandon(),
   }
+}
+
+/** A stand-in for findings report.md counts but does not show: only their number (not zero) is read. */
+const COUNTED_FINDINGS = Object.freeze([
+  Object.freeze({ type: 'counted', message: '', citations: Object.freeze([]) }),
+]) as unknown as ScoredTrial['scores'][number]['findings']
+const NO_CITATIONS: readonly number[] = Object.freeze([])
+
+/**
+ * A trial report.md only counts (past the rows it shows): its slim form, a score that gets a finding row with the
+ * fields that row is drawn from standing in (findings as COUNTED_FINDINGS where it had some), so that the count of
+ * finding rows stays that of its record. A 100,000-trial run whose agent fails everything then holds one small
+ * object per trial, not its whole record.
+ */
+function countedOnly(slim: SlimTrial, record: TrialRecord): ScoredTrial {
+  const trial = reportTrial(slim)
+  const scores = trial.scores.map((s, i) => {
+    const found = (record.scores[i]?.findings.length ?? 0) > 0
+    if (s.error === null && s.passed && !found) return s
+    return { ...s, explanation: '', citations: NO_CITATIONS, findings: found ? COUNTED_FINDINGS : s.findings }
+  })
+  return { ...trial, scores } as ScoredTrial
 }

@@ -117,7 +117,34 @@ function citedUnlessSaid(message: string, citations: readonly number[]): string 
 }
 
 /** More rows than this and the report stops being read; scores.json keeps every one. */
-const MAX_FINDING_ROWS = 200
+export const MAX_FINDING_ROWS = 200
+
+/** Whether findingsSection gives `score` a row: it erred, found something, or failed. */
+export function hasFindingRow(score: ScoredTrial['scores'][number]): boolean {
+  return score.error !== null || score.findings.length > 0 || !score.passed
+}
+
+/**
+ * Which trials report.md may show row by row, asked of each trial in bundle order: per benchmark, the first
+ * MAX_TRIAL_ROWS that did not pass and those holding the first MAX_FINDING_ROWS finding rows. Both sections take
+ * their rows from each benchmark's first ones in that order and only count the rest, so a run that keeps whole
+ * records for these alone renders the same report as one that kept every record.
+ */
+export class ShownTrials {
+  private readonly seen = new Map<string, { notPassed: number; rows: number }>()
+
+  /** Counts `trial`'s rows; true when one of them may be shown. */
+  wants(trial: ScoredTrial): boolean {
+    let seen = this.seen.get(trial.benchmark.id)
+    if (!seen) this.seen.set(trial.benchmark.id, (seen = { notPassed: 0, rows: 0 }))
+    const rows = trial.scores.filter(hasFindingRow).length
+    const shown =
+      (!trial.passed && seen.notPassed < MAX_TRIAL_ROWS) || (rows > 0 && seen.rows < MAX_FINDING_ROWS)
+    if (!trial.passed) seen.notPassed++
+    seen.rows += rows
+    return shown
+  }
+}
 
 /**
  * What each evaluator found, per trial, with the steps it cites: the place to start reading a trace. A score

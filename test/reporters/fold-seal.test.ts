@@ -1,0 +1,101 @@
+import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { workerLogPath, type ScoredTrial, type TrialRecord } from '../../src/core/index.ts'
+import { renderMarkdownReport } from '../../src/reports/index.ts'
+import { MAX_FINDING_ROWS, MAX_TRIAL_ROWS } from '../../src/reports/sections/trials.ts'
+import { consoleSummary } from '../../reporters/console-summary.ts'
+import { writeSortedParts } from '../../reporters/fold-seal.ts'
+import { RunFold } from '../../reporters/run-fold.ts'
+import { makeEvents, makeMetadata, makeSummary, makeTrials, RUN_ID } from '../bundles/fixtures.ts'
+
+let staging: string
+beforeEach(async () => {
+  staging = await mkdtemp(join(tmpdir(), 'aeo-fold-seal-'))
+})
+afterEach(async () => {
+  await rm(staging, { recursive: true, force: true })
+})
+
+/**
+ * `tasks` trials per benchmark, none simply passing: a third fail their score with a finding, a third pass with a
+ * finding on a passing score, a third break a policy with clean scores (no finding row).
+ */
+function failingRun(tasks: number): TrialRecord[] {
+  const ids = Array.from({ length: tasks }, (_, i) => `task-${String(i).padStart(5, '0')}`)
+  const benchmarks = [
+    { id: 'alpha', version: '1', datasetChecksum: 'a'.repeat(64) },
+    { id: 'beta', version: '1', datasetChecksum: 'b'.repeat(64) },
+  ]
+  return makeTrials({ runId: RUN_ID, tasks: ids, trials: 1, benchmarks }).map((record, i) => {
+    const score = { ...record.scores[0]! }
+    const verdict = { ...record.verdicts[0]! }
+    const finding = { type: 'mismatch', message: `finding of trial ${i}`, citations: [1] }
+    if (i % 3 === 0) Object.assign(score, { passed: false, score: 0, findings: [finding] })
+    if (i % 3 === 1) Object.assign(score, { findings: [finding] })
+    if (i % 3 === 2) {
+      verdict.verdict = 'FAIL'
+      verdict.findings = [{ message: `tool rm of trial ${i}`, severity: 'FAIL', citations: [2] }]
+    }
+    const passed = i % 3 === 1
+    return {
+      ...record,
+      passed,
+      outcome: passed ? 'passed' : i % 3 === 0 ? 'failed' : 'policy_violation',
+      scores: [score],
+      verdicts: [verdict],
+    }
+  })
+}
+
+async function foldAndSort(records: readonly TrialRecord[]) {
+  const dir = await mkdtemp(join(staging, 'run-'))
+  const log = workerLogPath(dir, process.pid, 1)
+  await mkdir(dirname(log), { recursive: true })
+  let text = ''
+  for (const record of records) {
+    for (const event of makeEvents(record)) text += `${JSON.stringify({ event })}\n`
+    text += `${JSON.stringify({ record })}\n`
+  }
+  await appendFile(log, text)
+  const fold = await RunFold.open(dir, RUN_ID)
+  await fold.caughtUp()
+  const key = (t: { slim: ScoredTrial | { benchmark: { id: string }; taskId: string } }) =>
+    `${t.slim.benchmark.id}\u0000${t.slim.taskId}`
+  const sorted = [...fold.trials.values()].sort((a, b) => (key(a) < key(b) ? -1 : 1))
+  const parts = await writeSortedParts(fold, sorted, [])
+  await parts.abandon()
+  await fold.close()
+  return parts.reportTrials
+}
+
+describe('writeSortedParts over a run whose agent fails everything', () => {
+  it('keeps whole records only for the trials report.md shows row by row, however many there are', async () => {
+    const records = failingRun(900)
+    const reportTrials = await foldAndSort(records)
+    expect(reportTrials).toHaveLength(1800)
+    const whole = reportTrials.filter((t) => 'verdicts' in t).length
+    // Per benchmark: the first MAX_TRIAL_ROWS not passed and the trials of the first MAX_FINDING_ROWS finding rows.
+    expect(whole).toBeLessThanOrEqual(2 * (MAX_TRIAL_ROWS + MAX_FINDING_ROWS))
+    expect(whole).toBeGreaterThan(0)
+  })
+
+  it('renders the same report.md and console summary as from every whole record', async () => {
+    for (const tasks of [40, 900]) {
+      const records = failingRun(tasks)
+      const reportTrials = await foldAndSort(records)
+      const summary = makeSummary(records)
+      const metadata = makeMetadata(records)
+      const sortedRecords = [...records].sort((a, b) =>
+        `${a.benchmark.id}\u0000${a.taskId}` < `${b.benchmark.id}\u0000${b.taskId}` ? -1 : 1,
+      )
+      expect(renderMarkdownReport({ metadata, trials: reportTrials, summary })).toBe(
+        renderMarkdownReport({ metadata, trials: sortedRecords, summary }),
+      )
+      expect(consoleSummary(reportTrials, summary, 'runs/x')).toBe(
+        consoleSummary(sortedRecords, summary, 'runs/x'),
+      )
+    }
+  })
+})
