@@ -236,12 +236,7 @@ function writeFailure(e: unknown, runsDir: string, runId: string): unknown {
 }
 
 function validateRecords(input: WriteBundleInput): { metadata: RunMetadata; scores: ScoresFile } {
-  assertSafeRunId(input.metadata.runId)
-  const findings = new FindingList()
-  const metadata = RunMetadata.safeParse(input.metadata)
-  if (!metadata.success)
-    findings.add('metadata-schema', METADATA_FILE, describeIssues(metadata.error.issues, 10))
-  checkRunIds(input.trials, input.metadata.runId, findings)
+  const { findings, metadata } = checkRun(input)
   // The run id lives in metadata.json only, and phase times in spans.jsonl, so that equal runs write equal scores.json.
   const scores = ScoresFile.safeParse({
     schemaVersion: BUNDLE_FORMAT_VERSION,
@@ -254,13 +249,19 @@ function validateRecords(input: WriteBundleInput): { metadata: RunMetadata; scor
   return { metadata: metadata.data, scores: scores.data }
 }
 
-function validateSealInput(input: SealBundleInput): RunMetadata {
+/** What both writers check first: a safe run id, the metadata's schema, and every trial of this run. */
+function checkRun(input: Pick<SealBundleInput, 'metadata' | 'trials'>) {
   assertSafeRunId(input.metadata.runId)
   const findings = new FindingList()
   const metadata = RunMetadata.safeParse(input.metadata)
   if (!metadata.success)
     findings.add('metadata-schema', METADATA_FILE, describeIssues(metadata.error.issues, 10))
   checkRunIds(input.trials, input.metadata.runId, findings)
+  return { findings, metadata }
+}
+
+function validateSealInput(input: SealBundleInput): RunMetadata {
+  const { findings, metadata } = checkRun(input)
   checkRecords(metadata.data, { schemaVersion: BUNDLE_FORMAT_VERSION, trials: input.trials }, findings)
   if (findings.size > 0 || !metadata.success) throw invalidInput(findings)
   return metadata.data

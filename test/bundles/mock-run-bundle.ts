@@ -11,15 +11,13 @@ import {
 } from '../../src/benchmarks/index.ts'
 import { writeBundle } from '../../src/bundles/index.ts'
 import {
-  BUNDLE_FORMAT_VERSION,
   benchmarkTraceDir,
-  checksumOf,
-  sdkVersion,
   type AgentScript,
   type RunMetadata,
   type TrialRecord,
 } from '../../src/core/index.ts'
 import { runTrial } from '../../src/engine/index.ts'
+import { makeMetadata } from './fixtures.ts'
 import { matchesExpected } from '../../src/evaluators/index.ts'
 import { toolAccess } from '../../src/policy/index.ts'
 import { statsScorer } from '../../src/scorers/index.ts'
@@ -95,28 +93,10 @@ export async function mockRunBundle(work: string): Promise<string> {
   }
   const summary = statsScorer().summarize(trials)
   const metadata: RunMetadata = {
-    schemaVersion: BUNDLE_FORMAT_VERSION,
-    runId: MOCK_RUN_ID,
-    status: 'complete',
+    ...makeMetadata(trials, { runId: MOCK_RUN_ID, benchmarks: [info] }),
     labels: { suite: 'mock-run' },
     target: trials[0]!.runner,
     targets: [trials[0]!.runner],
-    benchmark: info,
-    benchmarks: [info],
-    startedAt: '2025-03-04T05:06:07.000Z',
-    finishedAt: '2025-03-04T05:06:09.500Z',
-    durationSec: 2.5,
-    sdkVersion: sdkVersion(),
-    git: { sha: 'f'.repeat(40), dirty: false },
-    node: process.version,
-    vitest: '4.1.12',
-    configHash: checksumOf({ test: 'mock-run' }),
-    seed: null,
-    shard: null,
-    vitestProject: 'evals',
-    testNamePattern: null,
-    trialCount: trials.length,
-    resumedFrom: [],
   }
   return writeBundle({
     runsDir: join(work, 'runs'),
