@@ -241,9 +241,13 @@ describe('vitest run --project evals (the repo)', { timeout: 160_000 }, () => {
     }
     expect(testcases.some((name) => name?.includes('gate: pass rate'))).toBe(true)
     // Under the aggregate gate every trial case passes, so each says how its trial went as a JUnit property.
-    expect(xml).toMatch(/<property name="agentevalops" value="policy_violation · score 1\.00 · completed · [^"]*policy tool-access FAIL"/)
+    expect(xml).toMatch(
+      /<property name="agentevalops" value="policy_violation · score 1\.00 · completed · [^"]*policy tool-access FAIL"/,
+    )
     // Five of the toy's evaluators and its assert callback (the `assert` score, which held): 5 of 6.
-    expect(xml).toMatch(/<property name="agentevalops" value="limit_exceeded · score 0\.83 · limit_time · [^"]*assert 1\.000 pass[^"]*"/)
+    expect(xml).toMatch(
+      /<property name="agentevalops" value="limit_exceeded · score 0\.83 · limit_time · [^"]*assert 1\.000 pass[^"]*"/,
+    )
   })
 
   it('AGENTEVALOPS_RECORD=replay: the judge demo runs from its committed recordings, with no server', async () => {
