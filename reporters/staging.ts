@@ -6,7 +6,6 @@ import { writeDurableFile } from '../src/bundles/durable-file.ts'
 import { MANIFEST_FILE, METADATA_FILE, RECORDINGS_FILE, SCORES_FILE } from '../src/bundles/index.ts'
 import {
   ARTIFACTS_DIR,
-  RECORD_LOG_SUFFIX,
   RUN_HEADER_FILE,
   RunHeader,
   ScoresFile,
@@ -15,7 +14,7 @@ import {
   type TrialRecord,
 } from '../src/core/index.ts'
 import { isProcessAlive } from '../src/engine/index.ts'
-import { readStagedRun, workerLogPaths } from '../src/stores/index.ts'
+import { readStagedRun } from '../src/stores/index.ts'
 import type { ExtraFile } from '../src/bundles/index.ts'
 
 export async function writeRunHeader(stagingDir: string, header: RunHeader): Promise<void> {
@@ -107,24 +106,12 @@ async function readHeader(dir: string): Promise<RunHeader | undefined> {
 }
 
 /**
- * The finished trials of a staging folder: whole record lines of its worker logs (a torn last line is no record),
- * and what older SDKs left, record logs and record files.
+ * The finished trials of a staging folder, as recover reads them: the records of its worker logs (a torn last line is
+ * no record) and what older SDKs left, each trial once.
  */
 async function countRecords(stagingDir: string): Promise<number> {
-  let n = 0
-  for (const log of await workerLogPaths(stagingDir)) {
-    const text = await readFile(log, 'utf8').catch(() => '')
-    for (const line of text.split('\n')) if (line.startsWith('{"record":') && line.endsWith('}')) n++
-  }
-  const dir = join(stagingDir, 'records')
-  for (const entry of await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => [])) {
-    if (!entry.isFile()) continue
-    if (entry.name.endsWith(RECORD_LOG_SUFFIX)) {
-      const text = await readFile(join(entry.parentPath, entry.name), 'utf8')
-      n += text.split('\n').filter((line) => line.endsWith('}')).length
-    } else if (entry.name.endsWith('.json')) n++
-  }
-  return n
+  // A retried trial's superseded record is one trial, as recover will bundle it.
+  return (await readStagedRun(stagingDir)).trials.filter((t) => t.finished).length
 }
 
 /**

@@ -1,7 +1,7 @@
 // Run ids and paths come from a staging folder's files and names: `recover` and the bundle reporter's warning about
 // a run that ended without its bundle show them escaped, so an ANSI escape or a newline in them cannot recolour the
 // terminal or forge a line of ours.
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TestCase, Vitest } from 'vitest/node'
@@ -10,7 +10,7 @@ import { RUN_HEADER_FILE, workerLogPath } from '../../src/core/index.ts'
 import { terminalText } from '../../src/reports/escape-terminal.ts'
 import { makeTrials, tempDir } from '../bundles/fixtures.ts'
 import { runCli } from './helpers.ts'
-import { stageRun } from './recover-staging.ts'
+import { DEAD_PID, stageRun, stageRunInLogs } from './recover-staging.ts'
 
 /** A run id (also the staging folder's name) that recolours the terminal and starts a forged line. */
 const HOSTILE_RUN_ID = 'run-\u001b[31mred\u001b]0;retitled\u0007\nagentevalops: all 100 trials passed'
@@ -128,5 +128,24 @@ describe('run ids and paths from a staging folder, on the terminal', () => {
       /Its traces are kept in .*\\x1b\[31mred.*\\nagentevalops: all 100 trials passed-[0-9a-f]{8}\.$/,
     )
     expect(errors[0]).not.toMatch(RAW_CONTROL)
+  })
+
+  it('counts a trial whose case ran twice once in the warning, as recover bundles it', async () => {
+    const root = join(work.path, `r${folders++}`)
+    const staging = join(root, 'runs', '.staging', 'retried')
+    const trials = makeTrials()
+    await stageRunInLogs(staging, trials)
+    // The first trial ran again (a retried case): a second, later record of the same trial in a worker's log.
+    await appendFile(
+      workerLogPath(staging, DEAD_PID, 3),
+      `${JSON.stringify({ record: { ...trials[0]!, warnings: ['retried'] } })}\n`,
+    )
+    const { vitest, warnings } = fakeVitest(root)
+    const reporter = new BundleReporter({ project: 'evals', runsDir: 'runs', labels: {} })
+    reporter.onInit(vitest)
+    await reporter.onTestRunStart()
+    await reporter.onTestRunEnd([], [], 'passed')
+    expect(warnings).toHaveLength(1)
+    expect(warnings[0]).toContain(`holds ${trials.length} finished trial(s) of run`)
   })
 })
