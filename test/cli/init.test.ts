@@ -209,6 +209,7 @@ describe('the scaffold', () => {
         typeRoots: [join(ROOT, 'node_modules', '@types')],
         paths: {
           agentevalops: [join(ROOT, 'src', 'index.ts')],
+          'agentevalops/adapters': [join(ROOT, 'src', 'adapters.ts')],
           'agentevalops/plugin': [join(ROOT, 'plugin', 'index.ts')],
           'agentevalops/matchers': [join(ROOT, 'plugin', 'matchers.ts')],
         },

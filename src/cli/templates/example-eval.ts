@@ -16,7 +16,7 @@ import {
   mockRunner,
   toolAccess,
   type BenchmarkAdapter,
-} from 'agentevalops'
+} from 'agentevalops/adapters' // what a trial needs: the Vitest workers load no more of the package than this
 import { evalBenchmark } from 'agentevalops/plugin'
 // Types of the trace matchers (toHaveNoLoops, toCallTool, …); the plugin registers the matchers themselves.
 import type {} from 'agentevalops/matchers'
