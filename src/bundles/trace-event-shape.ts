@@ -29,6 +29,12 @@ export function isTraceEvent(value: unknown): boolean {
   return check !== undefined && check(payload)
 }
 
+/** The payload part of isTraceEvent alone, for a runner's payloads as they enter the engine. Same one-sidedness. */
+export function isTracePayload(kind: string, payload: Fields): boolean {
+  const check = PAYLOADS.get(kind)
+  return check !== undefined && check(payload)
+}
+
 type Fields = Record<string, unknown>
 
 /** The schema's `isoTime`, from zod itself: its own pattern, not a copy of it. */

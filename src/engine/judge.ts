@@ -11,6 +11,7 @@ import {
   type PolicyChecker,
   type TrialView,
 } from '../core/index.ts'
+import { fastEvaluatorScore } from './score-shape.ts'
 
 export interface Judgement<T> {
   items: T[]
@@ -56,7 +57,10 @@ async function score(
     return failedScore(ids, latencyMs(), `evaluator threw: ${errorMessage(e)}`, describeThrown(e))
   }
   // `error` is the engine's to set: an evaluator that could not judge throws.
-  const parsed = EvaluatorScore.safeParse({ ...(raw as object), ...ids, latencyMs: latencyMs(), error: null })
+  const input: Record<string, unknown> = { ...(raw as object), ...ids, latencyMs: latencyMs(), error: null }
+  const fast = fastEvaluatorScore(input)
+  if (fast !== undefined) return { item: fast }
+  const parsed = EvaluatorScore.safeParse(input)
   if (parsed.success) return { item: parsed.data }
   return failedScore(
     ids,

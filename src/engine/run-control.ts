@@ -14,6 +14,7 @@ import {
   type TracePayload,
 } from '../core/index.ts'
 import type { z } from 'zod'
+import { fastPayload } from './payload-shape.ts'
 import { UsageMeter, exceededLimit, limitMessage, type LimitTermination } from './limits.ts'
 import type { TraceRecorder } from './trace-recorder.ts'
 
@@ -143,6 +144,8 @@ function plainPayload<K extends TraceEventKind>(kind: K, payload: unknown): Trac
   } catch (e) {
     throw new AgentEvalOpsError('TRACE_INVALID', `${kind}: payload is not plain JSON (${errorMessage(e)})`)
   }
+  const fast = fastPayload(kind, copy)
+  if (fast !== undefined) return fast
   const parsed = schema.safeParse(copy)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]

@@ -44,7 +44,6 @@ const runner = mockRunner({
     ]),
   ),
 })
-const RUNNER_EVENTS_PER_TRIAL = 4
 
 type Counted = Record<string, { parse: number; safeParse: number }>
 
@@ -114,10 +113,14 @@ describe('a trial validates what enters from user code once, and nothing the eng
     expect(counts.EvaluatorScore!.parse).toBe(0)
     expect(counts.PolicyVerdict!.parse).toBe(0)
     // From user code: once where it enters.
-    expect(counts.EvaluatorScore!.safeParse).toBe(N * evaluators.length)
+    // A score is checked once too, by src/engine/score-shape.ts: zod is asked only for what that check is unsure
+    // of (test/engine/score-shape.test.ts), and a real evaluator's score is never that.
+    expect(counts.EvaluatorScore!.safeParse).toBe(0)
     expect(counts.PolicyVerdict!.safeParse).toBe(N * policy.length)
     const emitted = Object.keys(TracePayloads).reduce((n, kind) => n + total(`payload ${kind}`), 0)
-    expect(emitted).toBe(N * RUNNER_EVENTS_PER_TRIAL)
+    // Each payload a runner emits is checked once too, by src/engine/payload-shape.ts: zod only for what that check
+    // is unsure of (test/engine/payload-shape.test.ts), and the scripted runner's payloads are never that.
+    expect(emitted).toBe(0)
     // Once per object, not once per trial.
     expect(total('RunnerInfo')).toBe(1)
     expect(total('ResourceLimits')).toBe(1)
