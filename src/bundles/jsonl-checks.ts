@@ -1,4 +1,4 @@
-import { RecordedExchange, TraceEvent, type ScoresRecords } from '../core/index.ts'
+import { RecordedExchange, TraceEvent, shapeChecks, type ScoresRecords } from '../core/index.ts'
 import type { BundleFiles } from './bundle-files.ts'
 import type { CheckName } from './checks.ts'
 import type { FindingList } from './findings.ts'
@@ -6,7 +6,6 @@ import { describeTrial, recordKey, RECORDINGS_FILE, TRACES_FILE, trialKeyString 
 import { formatBytes, MAX_LINE_BYTES } from './limits.ts'
 import type { Line } from './lines.ts'
 import { TraceChecker } from './trace-checks.ts'
-import { isTraceEvent } from './trace-event-shape.ts'
 import { checkSchema, nonFinitePath, parseJsonLine } from './untrusted-json.ts'
 
 /**
@@ -87,7 +86,7 @@ export async function readTraces(
   const visit = jsonLines(TRACES_FILE, 'trace-schema', findings, (value, where, plain) => {
     let event: TraceEvent
     // A reader keeps zod's output (defaults filled in, unknown keys dropped); a validator only needs the verdict.
-    if (plain && !events && isTraceEvent(value)) {
+    if (plain && !events && shapeChecks.isTraceEvent(value)) {
       event = value as TraceEvent
     } else {
       const parsed = checkSchema(TraceEvent, value)

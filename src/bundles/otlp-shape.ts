@@ -1,4 +1,6 @@
-import { isCount, isObject, isString, optional } from './trace-event-shape.ts'
+import { shapeChecks } from '../core/index.ts'
+
+const { isCount, isObject, isString, optional } = shapeChecks
 
 /**
  * A hand-written test of the OtlpTraceRequest schema (src/core/otlp.ts) for spans.jsonl's lines, one-sided like

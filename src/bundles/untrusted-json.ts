@@ -1,7 +1,6 @@
-import { errorMessage } from '../core/index.ts'
+import { errorMessage, isPlainValue } from '../core/index.ts'
 import { describeIssues } from './findings.ts'
 import { MAX_JSON_DEPTH } from './limits.ts'
-import { isPlainValue } from './plain-values.ts'
 
 export type JsonText = { ok: true; value: unknown } | { ok: false; problem: string }
 

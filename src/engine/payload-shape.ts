@@ -1,6 +1,12 @@
-import { isPlainValue } from '../bundles/plain-values.ts'
-import { isObject, isTracePayload } from '../bundles/trace-event-shape.ts'
-import { TracePayloads, type TraceEventKind, type TracePayload } from '../core/index.ts'
+import {
+  TracePayloads,
+  isPlainValue,
+  shapeChecks,
+  type TraceEventKind,
+  type TracePayload,
+} from '../core/index.ts'
+
+const { isObject, isTracePayload } = shapeChecks
 
 /**
  * A hand-written stand-in for the payload schema's safeParse at each event a runner emits (src/engine/run-control.ts),

@@ -64,8 +64,8 @@ describe('the fast path', () => {
 
     vi.resetModules()
     const never = () => false
-    vi.doMock('../../src/bundles/plain-values.ts', () => ({ isPlainValue: never }))
-    vi.doMock('../../src/bundles/trace-event-shape.ts', async (importOriginal) => ({
+    vi.doMock('../../src/core/plain-values.ts', () => ({ isPlainValue: never }))
+    vi.doMock('../../src/core/trace-event-shape.ts', async (importOriginal) => ({
       ...(await importOriginal<object>()),
       isTraceEvent: never,
     }))
@@ -74,8 +74,8 @@ describe('the fast path', () => {
     expect(slowPath).not.toBe(validateBundle)
     const slow: Finding[][] = []
     for (const dir of dirs) slow.push(await slowPath(dir))
-    vi.doUnmock('../../src/bundles/plain-values.ts')
-    vi.doUnmock('../../src/bundles/trace-event-shape.ts')
+    vi.doUnmock('../../src/core/plain-values.ts')
+    vi.doUnmock('../../src/core/trace-event-shape.ts')
     vi.doUnmock('../../src/bundles/otlp-shape.ts')
 
     dirs.forEach((dir, i) => expect(fast[i], dir).toEqual(slow[i]))

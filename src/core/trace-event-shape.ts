@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { TERMINATED_BY } from '../core/index.ts'
+import { TERMINATED_BY } from './schemas.ts'
 
 /**
  * A hand-written test of the TraceEvent schema (src/core/schemas.ts) for the validator's hot path: zod costs more
