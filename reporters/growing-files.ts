@@ -1,5 +1,4 @@
 import { join } from 'node:path'
-import type { TraceEvent, TrialRecord } from '../src/core/index.ts'
 import { HtmlReportAggregates, htmlTrialRow, HTML_REPORT_FILE } from '../src/reports/html/index.ts'
 import type { RunSpanWriter } from '../src/observability/index.ts'
 import { loadObservability, type StreamedRows, type StreamedSpans } from './derived-files.ts'
@@ -14,7 +13,15 @@ const ROWS_PART = 'report-rows.jsonl'
  * (spans.jsonl's lines) and its row of report.html. The end adds the run's own span and report.html's run part.
  */
 export class GrowingFiles {
-  private constructor(private readonly spans: RunSpanWriter) {}
+  /** For RunFold: in this order, as `sealed` expects the sorted files. */
+  readonly parts: readonly FoldedTrialPart[]
+
+  private constructor(private readonly spans: RunSpanWriter) {
+    this.parts = [
+      { file: SPANS_PART, text: (record, events) => `${spans.trialSpanLine(record, events)}\n` },
+      { file: ROWS_PART, text: (record, events) => `${htmlTrialRow(record, events)}\n` },
+    ]
+  }
 
   static async open(startedAt: Date, env: NodeJS.ProcessEnv = process.env): Promise<GrowingFiles> {
     const { RunSpanWriter, captureContentFromEnv } = await loadObservability()
@@ -25,18 +32,6 @@ export class GrowingFiles {
         env,
       }),
     )
-  }
-
-  /** For RunFold: in this order, as `sealed` expects the sorted files. */
-  get parts(): FoldedTrialPart[] {
-    return [
-      {
-        file: SPANS_PART,
-        text: (record: TrialRecord, events: readonly TraceEvent[]) =>
-          `${this.spans.trialSpanLine(record, events)}\n`,
-      },
-      { file: ROWS_PART, text: (record, events) => `${htmlTrialRow(record, events)}\n` },
-    ]
   }
 
   /** What derivedRunFiles takes, from the parts' files sorted in bundle order, for the bundle's trials. */
