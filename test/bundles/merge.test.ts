@@ -110,6 +110,14 @@ describe('mergeBundles', () => {
     )
   })
 
+  it('takes a shard the partition gave no task: it holds no trial, and the others make the run', async () => {
+    const dirs = [await shard(1, 3, ['task-0']), await shard(2, 3, []), await shard(3, 3, ['task-1'])]
+    const merged = await mergeBundles({ dirs, runsDir: outDir })
+    expect(await validateBundle(merged.dir, { recomputeSummary: statsSummaryRecomputer })).toEqual([])
+    expect(merged).toMatchObject({ trials: 4, shards: 3 })
+    expect((await readBundle(merged.dir)).metadata.mergedFrom).toEqual([1, 2, 3].map(shardRunId))
+  })
+
   it('merges whole runs of disjoint work of one config; refuses whole runs that overlap', async () => {
     const first = await writeShard(work.path, shardsDir, {
       shard: null,

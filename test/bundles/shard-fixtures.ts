@@ -72,9 +72,12 @@ export async function writeShard(work: string, runsDir: string, fixture: ShardFi
     replayCommand: fixture.shard
       ? `# from the Vitest root of the project\nnpx vitest run --project evals evals/a.eval.ts --shard=${fixture.shard.index}/${fixture.shard.count}\n`
       : '# from the Vitest root of the project\nnpx vitest run --project evals evals/a.eval.ts\n',
-    extraFiles: [
-      { path: artifactPath(fixture.tasks[0]!), data: `${fixture.tasks[0]}\n` },
-      { path: 'recordings.jsonl', data: fixture.tasks.map((t) => `${recordingLine(t)}\n`).join('') },
-    ],
+    // An empty shard (the partition gave it no task) has neither.
+    extraFiles: fixture.tasks[0]
+      ? [
+          { path: artifactPath(fixture.tasks[0]), data: `${fixture.tasks[0]}\n` },
+          { path: 'recordings.jsonl', data: fixture.tasks.map((t) => `${recordingLine(t)}\n`).join('') },
+        ]
+      : [],
   })
 }
