@@ -15,6 +15,8 @@ import {
   checksumOf,
   errorMessage,
   newRunId,
+  runGroupFor,
+  runKeyFromEnv,
   sdkVersion,
   type BenchmarkInfo,
   type RegisteredTrials,
@@ -73,7 +75,10 @@ export interface BundleReporterOptions {
   configHash?: string | undefined
   /** Set for a config-mode run: replay_command.txt then holds an `agentevalops run` command. */
   replay?: ConfigReplay | undefined
-  /** The shard of a config-mode run, which splits tasks rather than files (Vitest's own --shard is unset then). */
+  /**
+   * The shard of the run (Vitest's --shard, AGENTEVALOPS_SHARD or an engine's index): the workers register the
+   * trials of its tasks only, so it splits tasks rather than files (see plugin/task-shard.ts).
+   */
   shard?: { index: number; count: number } | undefined
   /** How the statistics are computed (confidence, reducer, error policy, cluster key, bootstrap B and seed). */
   statistics?: SummaryOptions | undefined
@@ -99,6 +104,8 @@ interface OpenRun {
   gateComparisons: BaselineComparison[]
   /** The bundles this run resumes, with their run ids. */
   resume: { dir: string; runId: string }[]
+  /** metadata.runGroup, known from the start (the staging header carries it). */
+  runGroup: string | null
   files: Set<string>
   /** Asked at the start: the answer does not change during the run, and the end is the busy part. */
   git: Promise<GitState>
@@ -137,6 +144,7 @@ export class BundleReporter implements Reporter {
       throw await runsDirFailure(runsDir, e)
     })
     await this.warnAboutUnrecovered(runsDir, stagingName)
+    const runGroup = this.runGroup(vitest)
     await writeRunHeader(stagingDir, {
       v: 1,
       runId,
@@ -148,6 +156,7 @@ export class BundleReporter implements Reporter {
       configHash: this.options.configHash ?? null,
       testNamePattern: vitest.config.testNamePattern?.source ?? null,
       shard: this.options.shard ?? vitest.config.shard ?? null,
+      runGroup,
       vitest: vitest.version,
       node: process.version,
       sdkVersion: sdkVersion(),
@@ -173,6 +182,7 @@ export class BundleReporter implements Reporter {
       growing,
       gateComparisons: [],
       resume,
+      runGroup,
       files: new Set(),
       git: gitState(vitest.config.root),
     }
@@ -185,6 +195,7 @@ export class BundleReporter implements Reporter {
           runsDir,
           baseline: baseline ? { spec: baseline.spec, options: { ...baseline.options } } : null,
           resume,
+          shard: this.options.shard ?? null,
         })
       }
     }
@@ -396,6 +407,7 @@ export class BundleReporter implements Reporter {
       ...(registered.length > 0 ? { registeredTrials: registered } : {}),
       ...(unreported ? { unreported } : {}),
       resumedFrom: run.resume.map((r) => r.runId),
+      runGroup: run.runGroup,
     }
     const parts = await writeSortedParts(
       run.fold,
@@ -523,6 +535,27 @@ export class BundleReporter implements Reporter {
       process.exitCode = 1
       return undefined
     }
+  }
+
+  /**
+   * The run group of this run's shards (see src/core/run-group.ts). Outside config mode the config hash is known
+   * only at the end, from what the trials ran, which one shard may lack: the group follows what every shard knows
+   * from the start instead, the project, its eval files and the labels.
+   */
+  private runGroup(vitest: Vitest): string | null {
+    const project = vitest.projects.find((p) => p.name === this.options.project)
+    const configHash =
+      this.options.configHash ??
+      checksumOf({
+        project: this.options.project,
+        include: project?.config.include ?? [],
+        labels: this.options.labels,
+      })
+    return runGroupFor(
+      configHash,
+      runKeyFromEnv(process.env),
+      this.options.shard ?? vitest.config.shard ?? null,
+    )
   }
 
   private requireVitest(): Vitest {
