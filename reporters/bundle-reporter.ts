@@ -153,7 +153,11 @@ export class BundleReporter implements Reporter {
       hostname: hostname(),
       vitestProject: this.options.project,
       labels: this.options.labels,
-      configHash: this.options.configHash ?? null,
+      // A shard's, so that a recovered shard still matches the others.
+      configHash:
+        (this.options.shard ?? vitest.config.shard)
+          ? this.startConfigHash(vitest)
+          : (this.options.configHash ?? null),
       testNamePattern: vitest.config.testNamePattern?.source ?? null,
       shard: this.options.shard ?? vitest.config.shard ?? null,
       runGroup,
@@ -285,7 +289,14 @@ export class BundleReporter implements Reporter {
           `the traces they left stay in ${terminalText(relative(process.cwd(), run.stagingDir) || run.stagingDir)}.`,
       )
     }
-    if (trials.size === 0) {
+    // A shard that drew no task still says so with a bundle: the merge of its run checks that every shard is there.
+    const emptyShard =
+      trials.size === 0 &&
+      reason !== 'interrupted' &&
+      !unreported &&
+      (this.options.shard ?? vitest.config.shard) != null &&
+      !vitest.config.testNamePattern
+    if (trials.size === 0 && !emptyShard) {
       // Nothing finished, but a dead worker's trials left partial traces: `recover` turns them into a bundle.
       if (unreported) return
       await removeStaging(run.stagingDir)
@@ -387,8 +398,10 @@ export class BundleReporter implements Reporter {
       git: await run.git,
       node: process.version,
       vitest: vitest.version,
+      // A shard's trials are a part of what the run's config runs: its shards must agree on a hash of the whole.
       configHash:
         this.options.configHash ??
+        (shard ? this.startConfigHash(vitest) : undefined) ??
         checksumOf({
           project: this.options.project,
           include: project?.config.include ?? [],
@@ -538,23 +551,31 @@ export class BundleReporter implements Reporter {
   }
 
   /**
-   * The run group of this run's shards (see src/core/run-group.ts). Outside config mode the config hash is known
-   * only at the end, from what the trials ran, which one shard may lack: the group follows what every shard knows
-   * from the start instead, the project, its eval files and the labels.
+   * The run group of this run's shards (see src/core/run-group.ts), from the config hash as it is known at the
+   * start.
    */
   private runGroup(vitest: Vitest): string | null {
+    return runGroupFor(
+      this.startConfigHash(vitest),
+      runKeyFromEnv(process.env),
+      this.options.shard ?? vitest.config.shard ?? null,
+    )
+  }
+
+  /**
+   * The config hash as every shard knows it from the start. Outside config mode the hash of a whole run is made at
+   * the end, from what its trials ran, which one shard may lack (a benchmark none of its tasks is drawn from): a
+   * shard's hash is made of the project, its eval files and the labels instead.
+   */
+  private startConfigHash(vitest: Vitest): string {
     const project = vitest.projects.find((p) => p.name === this.options.project)
-    const configHash =
+    return (
       this.options.configHash ??
       checksumOf({
         project: this.options.project,
         include: project?.config.include ?? [],
         labels: this.options.labels,
       })
-    return runGroupFor(
-      configHash,
-      runKeyFromEnv(process.env),
-      this.options.shard ?? vitest.config.shard ?? null,
     )
   }
 

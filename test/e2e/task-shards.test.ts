@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { RunMetadata } from '../../src/core/index.ts'
+import { shardOfTask, type RunMetadata } from '../../src/core/index.ts'
 import {
   EVAL_IMPORTS,
   bundleDirs,
@@ -86,6 +86,11 @@ async function shardRun(args: readonly string[], env: Record<string, string>): P
 let flagShards: Shard[]
 let engineShards: { k8s: Shard; batch: Shard }
 let outOfRange: { result: VitestResult; runsDir: string }
+/** A shard of 12 that draws none of the ten tasks. */
+const EMPTY = Array.from({ length: 12 }, (_, i) => i + 1).find((i) =>
+  TASKS.every((t) => shardOfTask('shards', t, 12) !== i),
+)!
+let empty: Shard
 
 beforeAll(async () => {
   project = await createTempProject({ 'evals/shards.eval.ts': EVAL })
@@ -97,7 +102,7 @@ beforeAll(async () => {
       }),
     ),
   )
-  const [k8s, batch, bad] = await Promise.all([
+  const [k8s, batch, bad, none] = await Promise.all([
     shardRun([], { JOB_COMPLETION_INDEX: '1', AGENTEVALOPS_SHARD_COUNT: '4', AGENTEVALOPS_RUN_KEY: 'run-b' }),
     shardRun([], {
       AWS_BATCH_JOB_ARRAY_INDEX: '3',
@@ -105,7 +110,9 @@ beforeAll(async () => {
       AGENTEVALOPS_RUN_KEY: 'run-b',
     }),
     run([], { JOB_COMPLETION_INDEX: '4', AGENTEVALOPS_SHARD_COUNT: '4' }),
+    shardRun([`--shard=${EMPTY}/12`], { AGENTEVALOPS_RUN_KEY: 'run-a' }),
   ])
+  empty = none
   engineShards = { k8s, batch }
   outOfRange = bad
 }, 240_000)
@@ -145,10 +152,23 @@ describe('vitest --shard=i/4 over one eval file', () => {
     }
   })
 
-  it('gives the shards of one run key one run group', () => {
+  it('gives the shards of one run key one run group, and one config hash', () => {
     const groups = new Set(flagShards.map((s) => s.metadata.runGroup))
     expect(groups.size).toBe(1)
     expect([...groups][0]).toMatch(/^[0-9a-f]{16}$/)
+    expect(new Set(flagShards.map((s) => s.metadata.configHash)).size).toBe(1)
+  })
+
+  it('writes a valid empty partial-shard bundle for a shard that draws no task, so a merge can tell it ran', async () => {
+    expect(empty.metadata).toMatchObject({
+      status: 'partial-shard',
+      shard: { index: EMPTY, count: 12 },
+      trialCount: 0,
+      configHash: flagShards[0]!.metadata.configHash,
+    })
+    expect(empty.trials).toEqual([])
+    const validation = await validateWithCli(empty.bundle)
+    expect(validation.code, validation.stdout + validation.stderr).toBe(0)
   })
 })
 

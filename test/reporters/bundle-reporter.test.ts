@@ -445,6 +445,23 @@ describe('BundleReporter', () => {
     expect(process.exitCode).toBe(savedExitCode)
   })
 
+  it('writes a valid empty bundle for a shard that drew no task, so the merge finds every shard', async () => {
+    const { start, end, hand, errors } = setup({ shard: { index: 3, count: 4 } })
+    const run = await start()
+    await hand([undefined])
+    await end()
+    expect(errors).toEqual([])
+    const bundle = await bundleOf(run)
+    expect(bundle.metadata).toMatchObject({
+      status: 'partial-shard',
+      shard: { index: 3, count: 4 },
+      trialCount: 0,
+    })
+    expect(bundle.scores.trials).toEqual([])
+    expect(await validateBundle(bundle.dir)).toEqual([])
+    expect(existsSync(run.stagingDir)).toBe(false)
+  })
+
   it('gives two consecutive runs their own run ids, staging folders and bundles', async () => {
     const { start, end, hand, logs } = setup()
     const first = await start()
