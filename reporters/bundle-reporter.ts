@@ -52,6 +52,7 @@ import { gitState, type GitState } from './run-environment.ts'
 import { writeSortedParts } from './fold-seal.ts'
 import { GrowingFiles } from './growing-files.ts'
 import { endMergeReports, mergingReports } from './merge-reports.ts'
+import { foldBlobCopies } from './blob-copies.ts'
 import { RunFold, trialKey, type FoldedTrial } from './run-fold.ts'
 import {
   artifactFiles,
@@ -129,6 +130,8 @@ export class BundleReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
+    // Before the merge replays the shards' cases: every shard's copy of a task-sharded eval file must reach it.
+    if (mergingReports(vitest)) foldBlobCopies(vitest)
   }
 
   async onTestRunStart(): Promise<void> {

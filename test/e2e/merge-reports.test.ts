@@ -3,8 +3,9 @@
 // `vitest --merge-reports` with JUnit makes the merged bundle, a JUnit report and a job summary with every shard's
 // trials. Without every shard's bundle it writes none and says, in one line, which command makes it.
 //
-// Two eval files and two shards: Vitest's file shard gives each shard one file, a task-level shard gives each some
-// tasks of both; the test asserts only what holds either way (every trial in exactly one shard).
+// Two eval files and two shards: a file shard would give each shard one file; the task-level shard gives each some
+// tasks of both, so both blob reports hold a copy of each file (folded into one before Vitest replays them). The
+// test asserts only what holds either way: every trial in exactly one shard, and once in the merged outputs.
 import { cp, mkdir, readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -154,7 +155,11 @@ describe('vitest --merge-reports after blob shards', { timeout: 60_000 }, () => 
           expect(merged.junit, `${benchmark} > ${task} #${trial}`).toContain(
             `name="${benchmark} &gt; ${task} #${trial}"`,
           )
-    expect(merged.junit.match(/<testcase /g)).toHaveLength(12 + 2)
+    // Each trial once; the rest are the benchmarks' gate cases, one per benchmark in every shard that ran it.
+    const names = [...merged.junit.matchAll(/<testcase [^>]*?\sname="([^"]*)"/g)].map((m) => m[1]!)
+    expect(names.filter((n) => / #\d+$/.test(n))).toHaveLength(12)
+    expect(new Set(names.filter((n) => / #\d+$/.test(n))).size).toBe(12)
+    for (const n of names.filter((n) => !/ #\d+$/.test(n))) expect(n).toMatch(/^(alpha|beta) &gt; gate: /)
   })
 
   it("writes the merged bundle's figures to the job summary", async () => {
