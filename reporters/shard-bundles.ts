@@ -126,11 +126,20 @@ export function planMerge(runIds: readonly string[], found: readonly FoundBundle
       ? { kind: 'one', bundle: present[0]! }
       : { kind: 'unsharded', bundles: present }
   }
-  present.sort((a, b) => (a.metadata.shard?.index ?? 0) - (b.metadata.shard?.index ?? 0))
   const count = sharded[0]?.metadata.shard?.count
   const covered = new Set(sharded.map((b) => b.metadata.shard!.index))
   const uncovered: number[] = []
-  if (count !== undefined) for (let i = 1; i <= count; i++) if (!covered.has(i)) uncovered.push(i)
+  if (count !== undefined) {
+    const group = sharded[0]!.metadata.runGroup ?? null
+    for (let i = 1; i <= count; i++) {
+      if (covered.has(i)) continue
+      // A shard that drew no task replays no trial case, but its (empty) bundle is of the same run group.
+      const empty = group === null ? [] : found.filter((b) => sameGroupShard(b, group, i, count))
+      if (empty.length === 1) present.push(empty[0]!)
+      else uncovered.push(i)
+    }
+  }
+  present.sort((a, b) => (a.metadata.shard?.index ?? 0) - (b.metadata.shard?.index ?? 0))
   if (unfound.length > 0 || uncovered.length > 0) {
     // One run id and one index unaccounted for are the same shard; more cannot be paired.
     const pair = unfound.length === 1 && uncovered.length === 1
@@ -151,6 +160,17 @@ export function planMerge(runIds: readonly string[], found: readonly FoundBundle
   )
   if (earlier) return { kind: 'merged', bundle: earlier, shards: present }
   return { kind: 'merge', bundles: present }
+}
+
+function sameGroupShard(bundle: FoundBundle, group: string, index: number, count: number): boolean {
+  const { shard, runGroup } = bundle.metadata
+  return (
+    bundle.mergedFrom === null &&
+    runGroup === group &&
+    shard?.index === index &&
+    shard.count === count &&
+    bundle.metadata.trialCount === 0
+  )
 }
 
 /** The line for shards whose bundles are not there, with the merge command that makes the bundle once they are. */

@@ -84,6 +84,18 @@ describe('the shard bundles of a merge-reports run', () => {
     })
   })
 
+  it('takes the empty bundle of a shard that drew no task (no case names it) from the run group', async () => {
+    const group = { runGroup: 'g1' }
+    await bundle('r1', metadata('r1', { index: 1, count: 3 }, group))
+    await bundle('r2', metadata('r2', { index: 2, count: 3 }, group))
+    await bundle('r3', metadata('r3', { index: 3, count: 3 }, { ...group, trialCount: 0 }))
+    // Of another run: not taken.
+    await bundle('x3', metadata('x3', { index: 3, count: 3 }, { runGroup: 'g2', trialCount: 0 }))
+    const plan = planMerge(['r1', 'r2'], await findBundles(runs.path))
+    expect(plan.kind).toBe('merge')
+    expect(plan.kind === 'merge' && ids(plan.bundles)).toEqual(['r1', 'r2', 'r3'])
+  })
+
   it('takes a bundle merged from exactly these shards as made already, and never as a shard', async () => {
     await bundle('r1', metadata('r1', { index: 1, count: 2 }))
     await bundle('r2', metadata('r2', { index: 2, count: 2 }))
