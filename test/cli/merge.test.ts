@@ -92,8 +92,8 @@ describe('agentevalops merge', () => {
     const both = `${one} (shard 1/2, run ${shardRunId(1)}) and ${two} (shard 2/2, run ${shardRunId(2)})`
     const why = 'the inputs overlap (shards of different splits, or a run merged with one of its own shards)'
     expect(await refused(shards)).toEqual([
-      `agentevalops merge: refused: task "task-1" trial 0 (benchmark "toy") is in both ${both}: ${why}`,
-      `agentevalops merge: refused: task "task-1" trial 1 (benchmark "toy") is in both ${both}: ${why}`,
+      `agentevalops merge: refused: 2 trial(s) are in both ${both}: task "task-1" trial 0 (benchmark "toy"), ` +
+        `task "task-1" trial 1 (benchmark "toy"); ${why}`,
     ])
   })
 

@@ -1,5 +1,6 @@
 import { canonicalJson, type RunMetadata } from '../../core/index.ts'
-import { describeTrial, recordKey, trialKeyString } from '../layout.ts'
+import { recordKey, trialKeyString, type TrialKey } from '../layout.ts'
+import { nameTrials } from '../registered-checks.ts'
 import type { MergeShard } from './read-inputs.ts'
 
 /**
@@ -162,22 +163,31 @@ function shardSetProblems(shards: readonly MergeShard[]): string[] {
   return problems
 }
 
-/** A trial in two inputs: the shards overlap, and one of the two results would be thrown away. */
+/**
+ * A trial in two inputs: the shards overlap, and one of the two results would be thrown away. One line per pair of
+ * inputs, naming the first trials (two splits of a big run overlap in thousands).
+ */
 function duplicateTrials(shards: readonly MergeShard[]): string[] {
   const seen = new Map<string, MergeShard>()
-  const problems: string[] = []
+  const overlaps = new Map<string, { first: MergeShard; second: MergeShard; trials: TrialKey[] }>()
   for (const shard of shards) {
     for (const trial of shard.bundle.scores.trials) {
       const key = recordKey(trial)
       const id = trialKeyString(key)
       const first = seen.get(id)
-      if (first)
-        problems.push(
-          `${describeTrial(key)} is in both ${first.label} and ${shard.label}: the inputs overlap ` +
-            '(shards of different splits, or a run merged with one of its own shards)',
-        )
-      else seen.set(id, shard)
+      if (!first) {
+        seen.set(id, shard)
+        continue
+      }
+      const pair = `${first.dir}\u0000${shard.dir}`
+      let overlap = overlaps.get(pair)
+      if (!overlap) overlaps.set(pair, (overlap = { first, second: shard, trials: [] }))
+      overlap.trials.push(key)
     }
   }
-  return problems
+  return [...overlaps.values()].map(
+    ({ first, second, trials }) =>
+      `${trials.length} trial(s) are in both ${first.label} and ${second.label}: ${nameTrials(trials)}; ` +
+      'the inputs overlap (shards of different splits, or a run merged with one of its own shards)',
+  )
 }
