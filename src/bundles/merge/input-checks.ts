@@ -41,10 +41,18 @@ function statusProblems(shards: readonly MergeShard[]): string[] {
   const kinds = new Set(shards.map((s) => s.bundle.metadata.status))
   if (kinds.has('partial-shard') && kinds.has('complete')) {
     const whole = shards.filter((s) => s.bundle.metadata.status === 'complete')
-    problems.push(
-      `${whole.map((s) => s.label).join(', ')} ${whole.length === 1 ? 'is a whole run' : 'are whole runs'}, ` +
-        'the other inputs are shards: merge the shards of one run together, or whole runs of disjoint work together',
-    )
+    const runIds = new Set(shards.map((s) => s.bundle.metadata.runId))
+    for (const merged of whole.filter((w) => w.bundle.metadata.mergedFrom?.some((id) => runIds.has(id))))
+      problems.push(
+        `${merged.label} is the bundle merged from shards given here already (its mergedFrom names them): ` +
+          'leave it out, or give an output folder apart from the shards',
+      )
+    const others = whole.filter((w) => !w.bundle.metadata.mergedFrom?.some((id) => runIds.has(id)))
+    if (others.length > 0)
+      problems.push(
+        `${others.map((s) => s.label).join(', ')} ${others.length === 1 ? 'is a whole run' : 'are whole runs'}, ` +
+          'the other inputs are shards: merge the shards of one run together, or whole runs of disjoint work together',
+      )
   }
   return problems
 }
