@@ -156,7 +156,10 @@ describe('mergeBundles refuses, naming the offender, and writes nothing', () => 
     const one = await shard(1, 2, ['task-0'])
     const two = await shard(2, 2, ['task-1'])
     expect(await refusal([one, two, one])).toMatch(
-      new RegExp(`refused: ${one} \\(shard 1/2, run ${shardRunId(1)}\\) is given twice`),
+      new RegExp(
+        `refused: ${one} \\(shard 1/2, run ${shardRunId(1)}\\) is given twice: give each shard once$`,
+        'm',
+      ),
     )
     const again = await shard(2, 2, ['task-2'], { runId: shardRunId(5) })
     expect(await refusal([one, two, again])).toContain(`refused: shard 2/2 is given twice: ${two}`)

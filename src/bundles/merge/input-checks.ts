@@ -21,9 +21,10 @@ function sameRunIdTwice(shards: readonly MergeShard[]): string[] {
   const problems: string[] = []
   for (const shard of shards) {
     const first = seen.get(shard.bundle.metadata.runId)
-    if (first)
-      problems.push(`${shard.label} is given twice (${first.dir} is the same run): give each shard once`)
-    else seen.set(shard.bundle.metadata.runId, shard)
+    if (first) {
+      const where = first.dir === shard.dir ? '' : ` (${first.dir} is the same run)`
+      problems.push(`${shard.label} is given twice${where}: give each shard once`)
+    } else seen.set(shard.bundle.metadata.runId, shard)
   }
   return problems
 }
