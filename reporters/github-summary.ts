@@ -71,6 +71,12 @@ function header(metadata: RunMetadata, summary: RunSummary, model: HeadlineModel
     lines.push('', '> **Interrupted run:** only the trials that finished are counted.')
   } else if (metadata.status === 'partial-shard' && metadata.shard) {
     lines.push('', `> **Partial run:** shard ${metadata.shard.index} of ${metadata.shard.count}.`)
+  } else if (metadata.mergedFrom && metadata.mergedFrom.length > 0) {
+    // The merge job's summary: the figures are the whole run's, not the last shard's.
+    lines.push(
+      '',
+      `> **Merged** from ${plural(metadata.mergedFrom.length, 'shard')}: every trial of the run.`,
+    )
   }
   return lines.join('\n')
 }

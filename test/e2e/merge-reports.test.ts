@@ -171,6 +171,7 @@ describe('vitest --merge-reports after blob shards', { timeout: 60_000 }, () => 
     expect(ours, merged.stepSummary).toContain(`## agentevalops run ${metadata.runId}`)
     expect(ours).toContain('8/12 trials passed')
     expect(ours).not.toContain('Partial run')
+    expect(ours).toContain('> **Merged** from 2 shards')
     expect(ours).toContain(`Bundle: ${relative(project.root, bundle)}`)
   })
 

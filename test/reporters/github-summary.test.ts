@@ -168,6 +168,13 @@ describe('githubStepSummary', () => {
     const text = render(trials, { metadata: { ...metadataFor(trials), status: 'interrupted' } })
     expect(text).toContain('> **Interrupted run:** only the trials that finished are counted.')
   })
+
+  it('says a merged bundle holds every shard of the run', () => {
+    const trials = run(5)
+    const text = render(trials, { metadata: { ...metadataFor(trials), mergedFrom: ['s1', 's2', 's3'] } })
+    expect(text).toContain('> **Merged** from 3 shards: every trial of the run.')
+    expect(render(trials)).not.toContain('Merged')
+  })
 })
 
 describe('appendGithubStepSummary', () => {
