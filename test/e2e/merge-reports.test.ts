@@ -47,6 +47,7 @@ let project: TempProject
 let shards: Shard[]
 let merged: Merge
 let missing: Merge
+let again: Merge
 
 const trialKeys = (scores: ScoresFile) =>
   scores.trials.map((t) => `${t.benchmark.id} > ${t.taskId} #${t.trial} ${t.outcome}`).sort()
@@ -109,6 +110,8 @@ beforeAll(async () => {
   }
   merged = await mergeJob('merge', shards)
   missing = await mergeJob('merge-missing', shards.slice(0, 1))
+  // The merge job run again (a re-run in CI) over the same runs folder.
+  again = await mergeJob('merge', shards)
 }, 360_000)
 
 afterAll(async () => {
@@ -173,6 +176,18 @@ describe('vitest --merge-reports after blob shards', { timeout: 60_000 }, () => 
     expect(ours).not.toContain('Partial run')
     expect(ours).toContain('> **Merged** from 2 shards')
     expect(ours).toContain(`Bundle: ${relative(project.root, bundle)}`)
+  })
+
+  it('writes no second bundle when the merge job runs again', async () => {
+    const { result, runsDir } = again
+    expect(result.code, tail(result.output)).toBe(0)
+    const dirs = await bundleDirs(runsDir)
+    expect(dirs).toHaveLength(3)
+    const bundle = dirs.find((d) => !relative(runsDir, d).startsWith('bundle-shard-'))!
+    expect(result.stdout).toContain(
+      `agentevalops: the 2 shards were merged before, into ${relative(project.root, bundle)}: no second bundle written`,
+    )
+    expect(result.stdout).toMatch(/^agentevalops: 8\/12 trials passed \(66\.7%\) · bundle /m)
   })
 
   it('writes no bundle when a shard’s bundle is missing, and names the command that makes it in one line', async () => {
