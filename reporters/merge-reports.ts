@@ -63,7 +63,7 @@ export async function endMergeReports(input: MergeReportsInput): Promise<void> {
       return
     case 'merged':
       log(
-        `agentevalops: the ${plan.shards.length} shards were merged before, into ${shown(plan.bundle.dir)}: ` +
+        `agentevalops: the ${plan.shards} shards were merged before, into ${shown(plan.bundle.dir)}: ` +
           'no second bundle written',
       )
       await summarize(input, plan.bundle.dir)

@@ -96,8 +96,8 @@ export interface MissingShard {
 export type MergePlan =
   /** Every shard's bundle is here: merge these, in shard order. */
   | { kind: 'merge'; bundles: FoundBundle[] }
-  /** A bundle merged from exactly these shards is here already (the merge job ran before). */
-  | { kind: 'merged'; bundle: FoundBundle; shards: FoundBundle[] }
+  /** A bundle merged from every replayed run (and `shards` inputs in all) is here already. */
+  | { kind: 'merged'; bundle: FoundBundle; shards: number }
   /** The replayed cases are of one run that was no shard: its bundle is the run's. */
   | { kind: 'one'; bundle: FoundBundle }
   /** Some shard's bundle is not here (`found` are those that are, in shard order). */
@@ -113,6 +113,10 @@ export function planMerge(runIds: readonly string[], found: readonly FoundBundle
     if (bundle.mergedFrom === null && !byRunId.has(bundle.metadata.runId))
       byRunId.set(bundle.metadata.runId, bundle)
   }
+  // Merged before (this job run again, or `agentevalops merge` ran first and the shards' bundles are elsewhere): a
+  // merge refuses missing shards, so a bundle merged from every replayed run is the run's.
+  const earlier = found.find((b) => b.mergedFrom !== null && runIds.every((id) => b.mergedFrom!.includes(id)))
+  if (earlier) return { kind: 'merged', bundle: earlier, shards: earlier.mergedFrom!.length }
   const present: FoundBundle[] = []
   const unfound: string[] = []
   for (const runId of runIds) {
@@ -151,14 +155,6 @@ export function planMerge(runIds: readonly string[], found: readonly FoundBundle
         ]
     return { kind: 'missing', found: present, missing }
   }
-  const shardIds = new Set(present.map((b) => b.metadata.runId))
-  const earlier = found.find(
-    (b) =>
-      b.mergedFrom !== null &&
-      b.mergedFrom.length === shardIds.size &&
-      b.mergedFrom.every((id) => shardIds.has(id)),
-  )
-  if (earlier) return { kind: 'merged', bundle: earlier, shards: present }
   return { kind: 'merge', bundles: present }
 }
 

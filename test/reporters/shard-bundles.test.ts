@@ -105,6 +105,15 @@ describe('the shard bundles of a merge-reports run', () => {
     expect(plan.kind === 'merged' && relative(runs.path, plan.bundle.dir)).toBe('m')
   })
 
+  it('takes a bundle merged from every replayed run as the run’s when the shards’ bundles are elsewhere', async () => {
+    // `agentevalops merge shards/runs --output runs` ran first; merge-reports looks in runs.
+    await bundle('m', metadata('m', null, { mergedFrom: ['r1', 'r2', 'r3'] }))
+    const plan = planMerge(['r1', 'r2'], await findBundles(runs.path))
+    expect(plan).toMatchObject({ kind: 'merged', shards: 3 })
+    // One that lacks a replayed run is not.
+    expect(planMerge(['r1', 'r4'], await findBundles(runs.path)).kind).toBe('missing')
+  })
+
   it('has nothing to merge for the cases of one unsharded run, or of several', async () => {
     await bundle('r1', metadata('r1', null))
     await bundle('r2', metadata('r2', null))
