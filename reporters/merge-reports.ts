@@ -79,9 +79,12 @@ export async function endMergeReports(input: MergeReportsInput): Promise<void> {
         for (const note of merged.notes) log(`agentevalops: ${terminalText(note)}`)
       } catch (error) {
         // Shards that cannot make one trustworthy bundle fail the merge job: its bundle is what CI keeps.
-        if (!isAgentEvalOpsError(error)) throw error
         process.exitCode = 1
-        await notMerged(input, `the shards' bundles were not merged: ${errorMessage(error)}`, 'error')
+        const command = `npx agentevalops merge ${plan.bundles.map((b) => shown(b.dir)).join(' ')}`
+        const why = isAgentEvalOpsError(error, 'MERGE_REFUSED')
+          ? `the shards' bundles were not merged (${command} says the same):`
+          : `could not merge the shards' bundles (retry with: ${command}):`
+        await notMerged(input, [why, ...errorMessage(error).split('\n')], 'error')
         return
       }
       await summarize(input, dir)
@@ -89,16 +92,19 @@ export async function endMergeReports(input: MergeReportsInput): Promise<void> {
   }
 }
 
-/** One line on the console, and the same in the job summary, in place of the bundle's figures. */
+/** The lines on the console, and the same in the job summary, in place of the bundle's figures. */
 async function notMerged(
   input: MergeReportsInput,
-  line: string,
+  lines: string | readonly string[],
   level: 'log' | 'error' = 'log',
 ): Promise<void> {
-  const text = `agentevalops: ${terminalText(line)}`
-  if (level === 'error') input.vitest.logger.error(text)
-  else input.vitest.logger.log(text)
-  await jobSummary(input, `## agentevalops: no merged bundle\n\n${inertText(line)}\n`)
+  const all = typeof lines === 'string' ? [lines] : lines
+  for (const line of all) {
+    const text = `agentevalops: ${terminalText(line)}`
+    if (level === 'error') input.vitest.logger.error(text)
+    else input.vitest.logger.log(text)
+  }
+  await jobSummary(input, `## agentevalops: no merged bundle\n\n${all.map(inertText).join('\n\n')}\n`)
 }
 
 /** The bundle's console summary and job summary, as a run that wrote it prints them. */

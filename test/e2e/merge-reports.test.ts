@@ -6,7 +6,7 @@
 // Two eval files and two shards: a file shard would give each shard one file; the task-level shard gives each some
 // tasks of both, so both blob reports hold a copy of each file (folded into one before Vitest replays them). The
 // test asserts only what holds either way: every trial in exactly one shard, and once in the merged outputs.
-import { cp, mkdir, readFile } from 'node:fs/promises'
+import { appendFile, cp, mkdir, readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -48,12 +48,17 @@ let shards: Shard[]
 let merged: Merge
 let missing: Merge
 let again: Merge
+let refused: Merge
 
 const trialKeys = (scores: ScoresFile) =>
   scores.trials.map((t) => `${t.benchmark.id} > ${t.taskId} #${t.trial} ${t.outcome}`).sort()
 
 /** `vitest --merge-reports` of the blobs, with the given shard bundles downloaded into its runs folder. */
-async function mergeJob(name: string, bundles: readonly Shard[]): Promise<Merge> {
+async function mergeJob(
+  name: string,
+  bundles: readonly Shard[],
+  prepare: (runsDir: string) => Promise<void> = async () => undefined,
+): Promise<Merge> {
   const runsDir = join(project.runsDir, name)
   // As actions/download-artifact leaves them without merge-multiple: one folder per artifact.
   for (const [i, shard] of bundles.entries()) {
@@ -61,6 +66,7 @@ async function mergeJob(name: string, bundles: readonly Shard[]): Promise<Merge>
     await mkdir(into, { recursive: true })
     await cp(shard.dir, join(into, shard.metadata.runId), { recursive: true })
   }
+  await prepare(runsDir)
   const junit = join(project.runsDir, `${name}-junit.xml`)
   const stepSummary = join(project.runsDir, `${name}-step-summary.md`)
   const result = await runVitest(
@@ -112,6 +118,10 @@ beforeAll(async () => {
   missing = await mergeJob('merge-missing', shards.slice(0, 1))
   // The merge job run again (a re-run in CI) over the same runs folder.
   again = await mergeJob('merge', shards)
+  // A shard's traces changed after its manifest was written: merge refuses it, by name.
+  refused = await mergeJob('merge-refused', shards, async (runsDir) => {
+    await appendFile(join(runsDir, 'bundle-shard-2', shards[1]!.metadata.runId, 'traces.jsonl'), '\n')
+  })
 }, 360_000)
 
 afterAll(async () => {
@@ -176,6 +186,18 @@ describe('vitest --merge-reports after blob shards', { timeout: 60_000 }, () => 
     expect(ours).not.toContain('Partial run')
     expect(ours).toContain('> **Merged** from 2 shards')
     expect(ours).toContain(`Bundle: ${relative(project.root, bundle)}`)
+  })
+
+  it('fails the merge job with merge’s refusal, naming the shard, when a shard’s bundle is damaged', async () => {
+    const { result, runsDir } = refused
+    expect(result.code, tail(result.output)).toBe(1)
+    expect(await bundleDirs(runsDir)).toHaveLength(2)
+    const damaged = relative(project.root, join(runsDir, 'bundle-shard-2', shards[1]!.metadata.runId))
+    expect(result.stderr).toContain(
+      `agentevalops: the shards' bundles were not merged (npx agentevalops merge `,
+    )
+    expect(result.stderr).toContain(damaged)
+    expect(refused.stepSummary).toContain('## agentevalops: no merged bundle')
   })
 
   it('writes no second bundle when the merge job runs again', async () => {
