@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process'
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
-import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
+import { DeleteObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3'
 import { build } from 'esbuild'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import { validateBundle } from '../../src/bundles/index.ts'
@@ -189,6 +189,19 @@ describe('uploadBundle and downloadBundles', () => {
     )
     expect(error.message).toContain(`${RUN_IDS[0]}/`)
     expect(error.message).toContain('report.md does not match its manifest')
+  })
+
+  it('a bundle missing an object its manifest lists is an error naming both', async () => {
+    const [dir] = await bundles(1)
+    await uploadBundle(dir!, prefix)
+    const { bucket, prefix: key } = parseS3Url(prefix)
+    await client().send(new DeleteObjectCommand({ Bucket: bucket, Key: `${key}/${RUN_IDS[0]}/traces.jsonl` }))
+    const error = await expectError(
+      downloadBundles(prefix, join(work.path, `down-${testNo}`)),
+      'BUNDLE_INVALID',
+    )
+    expect(error.message).toContain(`${RUN_IDS[0]}/`)
+    expect(error.message).toContain('traces.jsonl is listed in its manifest but missing from the bucket')
   })
 
   it('a manifest naming a path outside its bundle is refused and nothing is written outside', async () => {
