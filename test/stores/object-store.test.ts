@@ -176,6 +176,15 @@ describe('uploadBundle and downloadBundles', () => {
     expect(await readdir(into)).toEqual([RUN_IDS[0]])
   })
 
+  it('a local bundle whose file changed after sealing is refused before anything is put', async () => {
+    const [dir] = await bundles(1)
+    await writeFile(join(dir!, 'report.md'), '# changed after the seal, and longer than before\n')
+    const from = s3.requests.length
+    const error = await expectError(uploadBundle(dir!, prefix), 'BUNDLE_INVALID')
+    expect(error.message).toContain('report.md is not the file manifest.json lists')
+    expect(s3.requests.slice(from)).toEqual([])
+  })
+
   it('a bundle whose object differs from its manifest is an error naming the bundle and the file', async () => {
     const [dir] = await bundles(1)
     await uploadBundle(dir!, prefix)

@@ -15,7 +15,11 @@ export async function loadS3Sdk(): Promise<S3Sdk> {
  */
 export function s3Client(sdk: S3Sdk, env: NodeJS.ProcessEnv = process.env): S3Client {
   const endpoint = env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL
-  return new sdk.S3Client({ forcePathStyle: endpoint !== undefined && endpoint !== '' })
+  return new sdk.S3Client({
+    forcePathStyle: endpoint !== undefined && endpoint !== '',
+    // The SDK waits forever by default: a shard's last step must not hang on a dead connection.
+    requestHandler: { connectionTimeout: 10_000, socketTimeout: 60_000 },
+  })
 }
 
 /** The SDK's name for an error (`NoSuchKey`, `InvalidAccessKeyId`, `CredentialsProviderError` …). */

@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { lstat, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AgentEvalOpsError, errorMessage } from '../../core/index.ts'
 import { MANIFEST_FILE, TRANSFER_CONCURRENCY, forEachLimited, parseManifest } from './bundle-objects.ts'
@@ -27,6 +27,21 @@ export async function uploadBundle(dir: string, url: string): Promise<{ keys: nu
   const base = keyOf(prefix, manifest.runId)
   const target = formatS3Url(bucket, `${base}/`)
 
+  // A body shorter than the length announced would leave its request waiting: a changed bundle stops here.
+  for (const entry of manifest.files) {
+    const path = join(dir, entry.path)
+    const size = await lstat(path).then(
+      (s) => (s.isFile() ? s.size : -1),
+      () => -1,
+    )
+    if (size !== entry.size)
+      throw new AgentEvalOpsError(
+        'BUNDLE_INVALID',
+        `${path} is not the file manifest.json lists (${entry.size} bytes); nothing was uploaded.`,
+        { hint: `Check the bundle with: npx agentevalops validate-bundle ${dir}` },
+      )
+  }
+
   const sdk = await loadS3Sdk()
   const client = s3Client(sdk)
   try {
@@ -39,12 +54,13 @@ export async function uploadBundle(dir: string, url: string): Promise<{ keys: nu
       )
     await forEachLimited(manifest.files, TRANSFER_CONCURRENCY, async (entry) => {
       const key = `${base}/${entry.path}`
+      const path = join(dir, entry.path)
       try {
         await client.send(
           new sdk.PutObjectCommand({
             Bucket: bucket,
             Key: key,
-            Body: createReadStream(join(dir, entry.path)),
+            Body: createReadStream(path),
             ContentLength: entry.size,
             // The manifest's own digest: a server that checks it refuses a body that differs from the manifest.
             ChecksumSHA256: Buffer.from(entry.sha256, 'hex').toString('base64'),
