@@ -35,12 +35,12 @@ export interface RunArgs {
   reporters: string[]
   vitestConfig: string | undefined
   project: string | undefined
+  /** s3://bucket/prefix the sealed bundle is uploaded to (AGENTEVALOPS_UPLOAD). */
+  upload: string | undefined
   /** A baseline bundle folder or `latest` (AGENTEVALOPS_BASELINE). */
   baseline: string | undefined
   /** Earlier bundles whose finished trials are taken over (AGENTEVALOPS_RESUME). */
   resume: string[]
-  /** s3://bucket/prefix the sealed bundle is uploaded to (AGENTEVALOPS_UPLOAD). */
-  upload: string | undefined
 }
 
 const OPTIONS = {
@@ -55,9 +55,9 @@ const OPTIONS = {
   reporter: { type: 'string', multiple: true },
   'vitest-config': { type: 'string' },
   project: { type: 'string' },
+  upload: { type: 'string' },
   baseline: { type: 'string' },
   resume: { type: 'string', multiple: true },
-  upload: { type: 'string' },
 } as const
 
 /** Parses and checks the arguments of `run`; throws USAGE errors. */
@@ -106,9 +106,9 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
     reporters: values.reporter ?? [],
     vitestConfig: values['vitest-config'],
     project: values.project,
+    upload: values.upload,
     baseline: values.baseline,
     resume: values.resume ?? [],
-    upload: values.upload,
   }
 }
 
