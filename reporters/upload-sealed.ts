@@ -1,4 +1,4 @@
-import { errorMessage, type RunMetadata } from '../src/core/index.ts'
+import { AgentEvalOpsError, errorMessage, type RunMetadata } from '../src/core/index.ts'
 import { terminalText } from '../src/reports/escape-terminal.ts'
 import { parseS3Url, uploadBundle } from '../src/stores/object-store/index.ts'
 
@@ -11,7 +11,15 @@ export function uploadTarget(
   env: NodeJS.ProcessEnv = process.env,
 ): string | undefined {
   const url = given ?? (env[UPLOAD_ENV] || undefined)
-  if (url !== undefined) parseS3Url(url)
+  if (url === undefined) return undefined
+  try {
+    parseS3Url(url)
+  } catch (e) {
+    if (given !== undefined) throw e
+    throw new AgentEvalOpsError('USAGE', `${UPLOAD_ENV}: ${errorMessage(e)}`, {
+      hint: `Set ${UPLOAD_ENV} to s3://<bucket>/<prefix>, or unset it to upload nothing.`,
+    })
+  }
   return url
 }
 
