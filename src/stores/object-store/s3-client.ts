@@ -51,7 +51,7 @@ export function objectStoreFailure(what: string, url: string, e: unknown): Agent
       : 'Check the bucket, the network and AWS_ENDPOINT_URL_S3 (for an S3-compatible server).'
   return new AgentEvalOpsError(
     'OBJECT_STORE_FAILED',
-    `could not ${what} ${url}: ${name}: ${errorMessage(e)}.`,
+    `could not ${what} ${url}: ${name}: ${errorMessage(e).replace(/\.+$/, '')}.`,
     {
       hint,
       cause: e,
