@@ -46,6 +46,8 @@ export async function downloadBundles(
     for (const runId of runIds) {
       const base = keyOf(prefix, runId)
       const shown = formatS3Url(bucket, `${base}/`)
+      // As in a runs folder, dot folders (`.staging`, synced along with the bundles) hold no bundle.
+      if (runId.startsWith('.')) continue
       if (!isSafeRunId(runId)) {
         warn(`agentevalops: skipped ${shown}: ${JSON.stringify(runId)} cannot name a bundle folder.`)
         continue
