@@ -77,7 +77,6 @@ describe('loadConfigSet', () => {
     const set = await loadConfigSet(root, ['configs/smoke.yaml'], {})
     expect(set.provided.root).toBe(root)
     expect(set.provided.trials).toBeNull()
-    expect(set.provided.shard).toBeNull()
     expect(set.provided.configs).toHaveLength(1)
     const [loaded] = set.provided.configs
     expect(loaded).toMatchObject({ file: 'configs/smoke.yaml', config: { name: 'smoke', concurrency: 4 } })
@@ -105,6 +104,12 @@ describe('loadConfigSet', () => {
     expect(set.replay.envRefs).toEqual(['AEO_TEST_RUNNER_NAME'])
   })
 
+  it('refuses a shard the environment gets wrong, before anything runs', async () => {
+    await expect(loadConfigSet(root, ['configs/smoke.yaml'], { JOB_COMPLETION_INDEX: '1' })).rejects.toThrow(
+      /JOB_COMPLETION_INDEX is set \(1\) but AGENTEVALOPS_SHARD_COUNT is not/,
+    )
+  })
+
   it('takes the overrides from the environment', async () => {
     const set = await loadConfigSet(root, ['configs/smoke.yaml'], {
       AGENTEVALOPS_TRIALS: '3',
@@ -114,7 +119,6 @@ describe('loadConfigSet', () => {
       AGENTEVALOPS_SHARD: '1/2',
     })
     expect(set.provided.trials).toBe(3)
-    expect(set.provided.shard).toEqual({ index: 1, count: 2 })
     expect(set.maxConcurrency).toBe(2)
     expect(set.runsDir).toBe('/abs/runs')
     expect(set.labels).toEqual({ purpose: 'smoke', team: 'override', config: 'mine' })
@@ -195,11 +199,13 @@ describe('agentEvalOps() in config mode', () => {
       provide: (key: string, value: unknown) => (provided[key] = value),
     }
     const warnings: string[] = []
+    const unwatched: string[] = []
     const vitest = {
       config: { root, reporters: [] as unknown[] },
       logger: { warn: (m: string) => warnings.push(m) },
+      vite: { watcher: { unwatch: (path: string) => unwatched.push(path) } },
     }
-    return { project, vitest, provided, warnings }
+    return { project, vitest, provided, warnings, unwatched }
   }
 
   async function configure(f: ReturnType<typeof fakes>): Promise<void> {
@@ -233,6 +239,24 @@ describe('agentEvalOps() in config mode', () => {
       runId: undefined,
       replay: { configs: ['configs/smoke.yaml'] },
     })
+    // What runs write is no source: watch mode's file watcher is told to leave the runs folder alone.
+    expect(f.unwatched).toEqual([join(root, 'runs')])
+  })
+
+  it('has the watcher leave the runs folder alone outside config mode too', async () => {
+    for (const name of Object.keys(process.env))
+      if (name.startsWith('AGENTEVALOPS_')) delete process.env[name]
+    process.env.AGENTEVALOPS_RUNS_DIR = 'out/bundles'
+    const f = fakes()
+    await configure(f)
+    expect(f.unwatched).toEqual([join(root, 'out', 'bundles')])
+    // …but never the sources: a runs folder that is the root, or holds it, stays watched.
+    for (const runsDir of ['.', '..']) {
+      process.env.AGENTEVALOPS_RUNS_DIR = runsDir
+      const g = fakes()
+      await configure(g)
+      expect(g.unwatched).toEqual([])
+    }
   })
 
   it('leaves maxConcurrency to AGENTEVALOPS_MAX_CONCURRENCY when set', async () => {
