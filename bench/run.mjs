@@ -34,8 +34,11 @@ const BUNDLE_FILES = [
 // per cold run: the last live /proc sample of the tree's CPU (workers included) over the reaped child's rusage
 const cpuChecks = []
 
+// `floor`: plain Vitest plus only what a durable trace needs (bench/fixtures/floor-log.ts): where no harness with our
+// guarantees can go below on this machine, printed so a target under it shows as such.
 const SIDES = [
   { name: 'plain', config: 'bench/fixtures/plain.config.ts' },
+  { name: 'floor', config: 'bench/fixtures/floor.config.ts' },
   { name: 'agentevalops', config: 'bench/fixtures/pipeline.config.ts' },
 ]
 
@@ -253,9 +256,13 @@ for (const r of summary) {
     )
   }
 }
-// ratios: median of the pair-by-pair ratios of the rounds (each agentevalops round over the plain round before it)
-console.log('\n| N | wall ratio | cpu ratio | peak RSS (medians), ratio | per trial vs 1k (wall, cpu) |')
-console.log('|---|---|---|---|---|')
+// ratios: median of the pair-by-pair ratios of the rounds (each side's round over the plain round of the same round)
+const floorRatios = (f) =>
+  `${f.ratio.wallMs.toFixed(2)}×, ${f.ratio.cpuMs.toFixed(2)}×, ${f.ratio.peakMb.toFixed(2)}×`
+console.log(
+  '\n| N | wall ratio | cpu ratio | peak RSS (medians), ratio | per trial vs 1k (wall, cpu) | floor: wall, cpu, RSS |',
+)
+console.log('|---|---|---|---|---|---|')
 for (const r of summary) {
   if (r.failed) continue
   const t = targetsFor(r.n)
@@ -269,7 +276,7 @@ for (const r of summary) {
   console.log(
     `| ${r.n.toLocaleString('en-US')}${r.watch ? ' (watch rerun)' : ''} | ${fmtRatio(a.ratio.wallMs, t.wall)} | ` +
       `${fmtRatio(a.ratio.cpuMs, t.cpu)} | ${a.peakMb.toFixed(0)} vs ${p.peakMb.toFixed(0)} MiB, ` +
-      `${fmtRatio(a.ratio.peakMb, t.rss)} | ${vs1k} |`,
+      `${fmtRatio(a.ratio.peakMb, t.rss)} | ${vs1k} | ${floorRatios(r.floor)} |`,
   )
 }
 // Memory growth per trial between consecutive cold sizes: what each extra trial costs in peak RSS.

@@ -237,10 +237,12 @@ export function agentEvalOps(options: AgentEvalOpsOptions = {}): Plugin {
             : options.resume,
       }
       if (files.length === 0) {
+        const runsDir = process.env[CONFIG_ENV.runsDir] || options.runsDir || 'runs'
+        unwatchOutput(vitest.vite.watcher, vitest.config.root, resolve(vitest.config.root, runsDir))
         vitest.config.reporters.push(
           new BundleReporter({
             project: project.name,
-            runsDir: process.env[CONFIG_ENV.runsDir] || options.runsDir || 'runs',
+            runsDir,
             labels: options.labels ?? {},
             shard: shard ?? undefined,
             ...comparing,
@@ -260,6 +262,7 @@ export function agentEvalOps(options: AgentEvalOpsOptions = {}): Plugin {
       project.config.exclude = []
       if (!envSet(process.env[CONFIG_ENV.maxConcurrency])) project.config.maxConcurrency = set.maxConcurrency
       project.provide(CONFIGS_PROVIDE_KEY, set.provided)
+      unwatchOutput(vitest.vite.watcher, vitest.config.root, resolve(vitest.config.root, set.runsDir))
       vitest.config.reporters.push(
         new BundleReporter({
           project: project.name,
@@ -471,6 +474,22 @@ function positiveIntFromEnv(env: NodeJS.ProcessEnv, name: string, what: string):
     )
   }
   return value
+}
+
+/**
+ * The runs folder holds what runs write (bundles, staging, worker logs), never a source a test imports. Vite's
+ * watcher covers the whole root, so in watch mode it would otherwise take every file a run writes as a change to
+ * look at, on the main thread, while the run goes on.
+ */
+function unwatchOutput(
+  watcher: { unwatch(paths: string | readonly string[]): unknown },
+  root: string,
+  dir: string,
+): void {
+  // A runs folder that is the root or holds it would take the sources with it.
+  const fromDir = relative(dir, root)
+  if (fromDir === '' || (!fromDir.startsWith('..') && !isAbsolute(fromDir))) return
+  watcher.unwatch(dir)
 }
 
 /** The shard of the run from the environment (AGENTEVALOPS_SHARD, or an engine's index), or null when unset. */

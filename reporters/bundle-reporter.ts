@@ -62,6 +62,7 @@ import {
   writeRunHeader,
 } from './staging.ts'
 import type {} from './vitest-channel.ts'
+import { uploadSealed, uploadTarget } from './upload-sealed.ts'
 
 export interface BundleReporterOptions {
   /** Name of the Vitest project whose cases are eval trials. */
@@ -91,6 +92,8 @@ export interface BundleReporterOptions {
   baseline?: { spec: string; options?: CompareOptions | undefined } | undefined
   /** Bundle folders whose finished trials are taken over instead of run again (`--resume`). */
   resume?: readonly string[] | undefined
+  /** s3://bucket/prefix each sealed bundle is uploaded to (default: AGENTEVALOPS_UPLOAD). */
+  upload?: string | undefined
 }
 
 interface OpenRun {
@@ -122,10 +125,12 @@ export class BundleReporter implements Reporter {
   private vitest: Vitest | undefined
   private run: OpenRun | undefined
   private readonly settings: SummarySettings
+  private readonly upload: string | undefined
 
   constructor(private readonly options: BundleReporterOptions) {
     // Bad statistics settings stop the run before anything runs, not after an hour of trials.
     this.settings = resolveSummarySettings(options.statistics)
+    this.upload = uploadTarget(options.upload)
   }
 
   onInit(vitest: Vitest): void {
@@ -352,6 +357,10 @@ export class BundleReporter implements Reporter {
         githubStepSummary({ metadata, summary, trials, bundleDir: shown }),
       )
       if (problem !== null) vitest.logger.warn(`agentevalops: ${problem}`)
+      if (this.upload !== undefined) {
+        const bundle = { dir, shown, status: metadata.status }
+        if (!(await uploadSealed(bundle, this.upload, vitest.logger))) process.exitCode = 1
+      }
     } catch (error) {
       // The staging folder stays: every finished trial's trace is still there to recover from.
       vitest.logger.error(

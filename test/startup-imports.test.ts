@@ -88,6 +88,11 @@ describe('startup imports of a worker that runs trials', () => {
     expect(RUN_LEVEL_PACKAGES.filter((p) => packages.has(p))).toEqual([])
   })
 
+  it('no entry loads the AWS SDK up front: only a run or merge that uses s3:// imports it, when it does', () => {
+    const { packages } = reach(['src/index.ts', 'src/cli/index.ts', 'reporters/index.ts', 'plugin/index.ts'])
+    expect(packages.has('@aws-sdk/client-s3')).toBe(false)
+  })
+
   it('the root entry still exports the run-level machinery, beside everything agentevalops/adapters does', () => {
     // The public API stays whole: the root is the adapters entry and the rest.
     expect(loadedBy('src/index.ts')).toContain('./adapters.ts')

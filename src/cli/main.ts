@@ -9,6 +9,7 @@ import { pruneCommand } from './commands/prune.ts'
 import { reportCommand } from './commands/report.ts'
 import { runCommand } from './commands/run.ts'
 import { replayCommand } from './commands/replay.ts'
+import { uploadCommand } from './commands/upload.ts'
 import { validateBundleCommand } from './commands/validate-bundle.ts'
 import { versionCommand } from './commands/version.ts'
 import { processIO, type CliIO } from './io.ts'
@@ -21,6 +22,7 @@ export const COMMANDS: readonly Command[] = [
   compareCommand,
   recoverCommand,
   mergeCommand,
+  uploadCommand,
   replayCommand,
   pruneCommand,
   initCommand,

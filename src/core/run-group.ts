@@ -5,14 +5,14 @@ export const RUN_KEY_ENV = 'AGENTEVALOPS_RUN_KEY'
 
 /**
  * The key of the run this process is a part of: AGENTEVALOPS_RUN_KEY, else what the CI gives every job of one run
- * (GitHub Actions: the run id and attempt; AWS Batch: the array job's id, which its children's ids start with),
- * else null.
+ * (GitHub Actions: the run id, the same for every attempt, so shards a "re-run failed jobs" runs again join the
+ * first attempt's; AWS Batch: the array job's id, which its children's ids start with), else null.
  */
 export function runKeyFromEnv(env: NodeJS.ProcessEnv): string | null {
   const given = env[RUN_KEY_ENV]?.trim()
   if (given) return given
   const github = env.GITHUB_RUN_ID?.trim()
-  if (github) return `${github}-${env.GITHUB_RUN_ATTEMPT?.trim() || '1'}`
+  if (github) return github
   const batch = env.AWS_BATCH_JOB_ID?.trim().split(':')[0]
   if (batch) return batch
   return null

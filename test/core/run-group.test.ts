@@ -24,12 +24,13 @@ describe('runGroupId / runGroupFor', () => {
 })
 
 describe('runKeyFromEnv', () => {
-  it('takes AGENTEVALOPS_RUN_KEY, then the GitHub run id and attempt, then the AWS Batch array job id', () => {
+  it('takes AGENTEVALOPS_RUN_KEY, then the GitHub run id (whatever the attempt), then the AWS Batch array job id', () => {
     const github = { GITHUB_RUN_ID: '123', GITHUB_RUN_ATTEMPT: '2' }
     const batch = { AWS_BATCH_JOB_ID: 'a1b2-c3:7' }
     expect(runKeyFromEnv({ AGENTEVALOPS_RUN_KEY: 'mine', ...github, ...batch })).toBe('mine')
-    expect(runKeyFromEnv({ ...github, ...batch })).toBe('123-2')
-    expect(runKeyFromEnv({ GITHUB_RUN_ID: '123' })).toBe('123-1')
+    // A shard that "re-run failed jobs" runs again (attempt 2) belongs with the shards of attempt 1.
+    expect(runKeyFromEnv({ ...github, ...batch })).toBe('123')
+    expect(runKeyFromEnv({ GITHUB_RUN_ID: '123', GITHUB_RUN_ATTEMPT: '1' })).toBe('123')
     // Every child of an array job has the parent's id before the ':'.
     expect(runKeyFromEnv(batch)).toBe('a1b2-c3')
     expect(runKeyFromEnv({ AWS_BATCH_JOB_ID: 'a1b2-c3:0' })).toBe('a1b2-c3')

@@ -138,6 +138,19 @@ describe(`${SHARDS} shards of ${CONFIG} + agentevalops merge`, { timeout: 120_00
     expect(runGroupOf(all)).toBe(runGroupOf(parts[0]!))
   })
 
+  it('leaving a shard out is refused by the CLI process: exit 2, the missing shard named, nothing written', async () => {
+    const parts: RunMetadata[] = await Promise.all(shards.map(readMetadata))
+    const left = parts.findIndex((p) => p.shard!.index === 2)
+    const given = shards.filter((_, i) => i !== left)
+    const out = join(temp.path, 'refused')
+    const result = await runCli(cli, ['merge', ...given, '--output', out], { runsDir: out })
+    expect(result.code, tail(result.output)).toBe(2)
+    expect(result.stderr.split('\n')).toContain(
+      `agentevalops merge: refused: shard 2/${SHARDS} is missing: give its bundle too (all ${SHARDS} shards of the run are needed)`,
+    )
+    expect(await bundleDirs(out)).toEqual([])
+  })
+
   it('can be replayed: its replay command runs the whole work, and every trial MATCHes', async () => {
     // `npx agentevalops …` of the replay command, stood in for by the CLI built from source.
     const bin = join(temp.path, 'bin')

@@ -199,11 +199,13 @@ describe('agentEvalOps() in config mode', () => {
       provide: (key: string, value: unknown) => (provided[key] = value),
     }
     const warnings: string[] = []
+    const unwatched: string[] = []
     const vitest = {
       config: { root, reporters: [] as unknown[] },
       logger: { warn: (m: string) => warnings.push(m) },
+      vite: { watcher: { unwatch: (path: string) => unwatched.push(path) } },
     }
-    return { project, vitest, provided, warnings }
+    return { project, vitest, provided, warnings, unwatched }
   }
 
   async function configure(f: ReturnType<typeof fakes>): Promise<void> {
@@ -237,6 +239,24 @@ describe('agentEvalOps() in config mode', () => {
       runId: undefined,
       replay: { configs: ['configs/smoke.yaml'] },
     })
+    // What runs write is no source: watch mode's file watcher is told to leave the runs folder alone.
+    expect(f.unwatched).toEqual([join(root, 'runs')])
+  })
+
+  it('has the watcher leave the runs folder alone outside config mode too', async () => {
+    for (const name of Object.keys(process.env))
+      if (name.startsWith('AGENTEVALOPS_')) delete process.env[name]
+    process.env.AGENTEVALOPS_RUNS_DIR = 'out/bundles'
+    const f = fakes()
+    await configure(f)
+    expect(f.unwatched).toEqual([join(root, 'out', 'bundles')])
+    // …but never the sources: a runs folder that is the root, or holds it, stays watched.
+    for (const runsDir of ['.', '..']) {
+      process.env.AGENTEVALOPS_RUNS_DIR = runsDir
+      const g = fakes()
+      await configure(g)
+      expect(g.unwatched).toEqual([])
+    }
   })
 
   it('leaves maxConcurrency to AGENTEVALOPS_MAX_CONCURRENCY when set', async () => {

@@ -5,6 +5,7 @@ import { mergeBundles } from '../../../reporters/merge-bundles.ts'
 import { MANIFEST_FILE, METADATA_FILE } from '../../bundles/index.ts'
 import { AgentEvalOpsError, isAgentEvalOpsError } from '../../core/index.ts'
 import { terminalText } from '../../reports/escape-terminal.ts'
+import { withBundleArgs } from '../bundle-args.ts'
 import { formatCommandHelp } from '../command-help.ts'
 import { parseCommandArgs, type Command } from '../command.ts'
 
@@ -25,12 +26,17 @@ export const mergeCommand: Command = {
       throw new AgentEvalOpsError('USAGE', 'give the shard bundles to merge, or a folder holding them')
     const runsDir = resolve(values.output ?? (process.env.AGENTEVALOPS_RUNS_DIR || 'runs'))
     try {
-      const dirs = await bundleFolders(positionals)
-      const merged = await mergeBundles({
-        dirs,
-        runsDir,
-        ...(values['run-id'] === undefined ? {} : { runId: values['run-id'] }),
-      })
+      // An s3:// argument stands for the whole bundles under that prefix, downloaded and checked first.
+      const merged = await withBundleArgs(
+        positionals,
+        (line) => io.err(line),
+        async (local) =>
+          mergeBundles({
+            dirs: await bundleFolders(local),
+            runsDir,
+            ...(values['run-id'] === undefined ? {} : { runId: values['run-id'] }),
+          }),
+      )
       for (const note of merged.notes) io.err(`agentevalops merge: note: ${terminalText(note)}`)
       const inside = relative(process.cwd(), merged.dir)
       const shown = inside === '' || inside.startsWith('..') ? merged.dir : inside
@@ -87,7 +93,10 @@ function help(): string {
   return formatCommandHelp(mergeCommand, {
     notes: [
       'Each argument is a bundle folder, or a folder whose bundles (the folders directly inside it) are all\n' +
-        'merged. The inputs must be the shards (partial-shard) of one run, every shard index of their count\n' +
+        'merged, or s3://bucket/prefix/: every bundle uploaded there (--upload, agentevalops upload) whose\n' +
+        'manifest.json is present, downloaded and checked against it first (one without is skipped with a\n' +
+        'warning: an upload in progress or one that died).\n' +
+        'The inputs must be the shards (partial-shard) of one run, every shard index of their count\n' +
         'exactly once, or whole (complete) runs of the same config whose trials do not overlap.',
       'Refused, by name and with nothing written: an input that is not a valid bundle or is interrupted,\n' +
         'inputs of different configHash, agentevalops version, -t filter, run group, dataset (a benchmark at\n' +

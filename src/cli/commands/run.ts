@@ -4,8 +4,10 @@ import { parseArgs } from 'node:util'
 import type { createVitest as CreateVitest, Vitest } from 'vitest/node'
 import { agentEvalOps, CONFIG_ENV, loadConfigSet, RUN_CLI_ENV } from '../../../plugin/vite-plugin.ts'
 import { LATEST_BASELINE, MANIFEST_FILE } from '../../bundles/index.ts'
+import { UPLOAD_ENV } from '../../../reporters/upload-sealed.ts'
 import { ConfigError, formatFinding } from '../../config/index.ts'
 import { AgentEvalOpsError, errorMessage, isAgentEvalOpsError } from '../../core/index.ts'
+import { parseS3Url } from '../../stores/object-store/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
 import { usageErrors, type Command } from '../command.ts'
 import type { CliIO } from '../io.ts'
@@ -33,6 +35,8 @@ export interface RunArgs {
   reporters: string[]
   vitestConfig: string | undefined
   project: string | undefined
+  /** s3://bucket/prefix the sealed bundle is uploaded to (AGENTEVALOPS_UPLOAD). */
+  upload: string | undefined
   /** A baseline bundle folder or `latest` (AGENTEVALOPS_BASELINE). */
   baseline: string | undefined
   /** Earlier bundles whose finished trials are taken over (AGENTEVALOPS_RESUME). */
@@ -51,6 +55,7 @@ const OPTIONS = {
   reporter: { type: 'string', multiple: true },
   'vitest-config': { type: 'string' },
   project: { type: 'string' },
+  upload: { type: 'string' },
   baseline: { type: 'string' },
   resume: { type: 'string', multiple: true },
 } as const
@@ -75,6 +80,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
   if (values.output === '') throw new AgentEvalOpsError('USAGE', '--output needs a folder')
   if (values.baseline === '')
     throw new AgentEvalOpsError('USAGE', '--baseline needs a bundle folder or "latest"')
+  if (values.upload !== undefined) parseS3Url(values.upload)
   if (values.project !== undefined && values['vitest-config'] === undefined)
     throw new AgentEvalOpsError(
       'USAGE',
@@ -100,6 +106,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
     reporters: values.reporter ?? [],
     vitestConfig: values['vitest-config'],
     project: values.project,
+    upload: values.upload,
     baseline: values.baseline,
     resume: values.resume ?? [],
   }
@@ -129,6 +136,7 @@ export function runEnvironment(args: RunArgs, cwd: string): Record<string, strin
   if (Object.keys(args.labels).length > 0) env[CONFIG_ENV.labels] = JSON.stringify(args.labels)
   if (args.resume.length > 0)
     env[CONFIG_ENV.resume] = args.resume.map((dir) => resolve(cwd, dir)).join(delimiter)
+  if (args.upload !== undefined) env[UPLOAD_ENV] = args.upload
   if (args.baseline !== undefined)
     env[CONFIG_ENV.baseline] = args.baseline === LATEST_BASELINE ? args.baseline : resolve(cwd, args.baseline)
   return env
@@ -302,6 +310,10 @@ function help(): string {
       [
         '--resume <bundle>',
         'Take over the finished trials of an earlier bundle and run only the rest (repeatable)',
+      ],
+      [
+        '--upload <s3://bucket/prefix>',
+        'Upload the sealed bundle to <prefix>/<runId>/ (manifest last); a failed upload fails the run',
       ],
       [
         '--baseline <bundle|latest>',
