@@ -39,3 +39,10 @@ export { findBaseline, LATEST_BASELINE, type FindBaselineOptions } from './find-
 export { listRunFolders, planPrune, type KeepReason, type PrunePlan, type RunFolder } from './prune-plan.ts'
 export { findBundleReferences, type BundleReferenceOptions } from './baseline-references.ts'
 export { resealBundle, type ResealInput } from './reseal.ts'
+export {
+  mergeShards,
+  type MergeDerivation,
+  type MergedRun,
+  type MergeInput,
+  type MergeResult,
+} from './merge/index.ts'

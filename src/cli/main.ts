@@ -2,6 +2,7 @@ import { errorMessage, isAgentEvalOpsError } from '../core/index.ts'
 import type { Command } from './command.ts'
 import { compareCommand } from './commands/compare.ts'
 import { recoverCommand } from './commands/recover.ts'
+import { mergeCommand } from './commands/merge.ts'
 import { doctorCommand } from './commands/doctor.ts'
 import { initCommand } from './commands/init.ts'
 import { pruneCommand } from './commands/prune.ts'
@@ -19,6 +20,7 @@ export const COMMANDS: readonly Command[] = [
   validateBundleCommand,
   compareCommand,
   recoverCommand,
+  mergeCommand,
   replayCommand,
   pruneCommand,
   initCommand,

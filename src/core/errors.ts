@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   'ARTIFACT_PATH_INVALID',
   'DATASET_INVALID',
   'GRADE_TIMEOUT',
+  'MERGE_REFUSED',
   'USAGE',
 ] as const
 export type ErrorCode = (typeof ERROR_CODES)[number]

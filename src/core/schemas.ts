@@ -446,6 +446,11 @@ export const RunMetadata = z.object({
   unreported: z.object({ files: z.array(z.string()), trials: z.array(RegisteredTrials) }).optional(),
   /** Run ids of the bundles this run resumed (`--resume`): its reused trials say which one each came from. */
   resumedFrom: z.array(z.string()).default([]),
+  /**
+   * Run ids of the bundles `agentevalops merge` made this one from (the shards, in shard order); absent in a bundle
+   * that was not merged.
+   */
+  mergedFrom: z.array(z.string()).optional(),
 })
 export type RunMetadata = z.infer<typeof RunMetadata>
 

@@ -1,0 +1,7 @@
+export {
+  mergeShards,
+  type MergeDerivation,
+  type MergedRun,
+  type MergeInput,
+  type MergeResult,
+} from './merge-shards.ts'
