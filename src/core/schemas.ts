@@ -444,13 +444,13 @@ export const RunMetadata = z.object({
    * trials whose cases never ended. Such a run is `interrupted`, never `complete`; its staging folder is kept.
    */
   unreported: z.object({ files: z.array(z.string()), trials: z.array(RegisteredTrials) }).optional(),
-  /** Run ids of the bundles this run resumed (`--resume`): its reused trials say which one each came from. */
-  resumedFrom: z.array(z.string()).default([]),
   /**
    * Run ids of the bundles `agentevalops merge` made this one from (the shards, in shard order); absent in a bundle
    * that was not merged.
    */
   mergedFrom: z.array(z.string()).optional(),
+  /** Run ids of the bundles this run resumed (`--resume`): its reused trials say which one each came from. */
+  resumedFrom: z.array(z.string()).default([]),
 })
 export type RunMetadata = z.infer<typeof RunMetadata>
 

@@ -32,7 +32,8 @@ export const mergeCommand: Command = {
         ...(values['run-id'] === undefined ? {} : { runId: values['run-id'] }),
       })
       for (const note of merged.notes) io.err(`agentevalops merge: note: ${terminalText(note)}`)
-      const shown = relative(process.cwd(), merged.dir) || merged.dir
+      const inside = relative(process.cwd(), merged.dir)
+      const shown = inside === '' || inside.startsWith('..') ? merged.dir : inside
       io.out(
         `merged ${merged.shards} bundle(s), ${merged.trials} trial(s) → ${terminalText(shown)} (run ${terminalText(merged.runId)})`,
       )
