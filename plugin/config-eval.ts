@@ -1,10 +1,10 @@
 // The config-driven eval file: in config mode (AGENTEVALOPS_CONFIG, or `agentevalops run`) the plugin makes this the
 // evals project's only test file. At collection it reads the configs the plugin provided, builds their adapters
 // from the registry (built-ins and the root's adapter packages, discovered again here in the worker), lists the
-// tasks each config selects (and the shard keeps), and registers each config's benchmark with evalBenchmark(),
-// inside a describe named after the config.
+// tasks each config selects, and registers each config's benchmark with evalBenchmark() (which keeps the tasks of
+// the run's shard), inside a describe named after the config.
 import { basename, dirname, join } from 'node:path'
-import { beforeEach, describe, inject, it } from 'vitest'
+import { beforeEach, describe, inject } from 'vitest'
 import {
   discoverPlugins,
   expandEnvRefs,
@@ -52,15 +52,9 @@ beforeEach((context) => {
   ;(context as { signal: AbortSignal }).signal = AbortSignal.any([context.signal, cancelled.signal])
 })
 
-// Every config's adapters and tasks, before anything registers: a shard is a round robin over the tasks of all the
-// configs together (all trials of a task stay in one shard, so pass@k stays whole).
+// Every config's adapters and tasks, before anything registers.
 const plans: Plan[] = []
 for (const { config, file } of provided.configs) plans.push(await plan(config, file))
-const shard = provided.shard
-let position = 0
-for (const p of plans) {
-  p.tasks = p.tasks.filter(() => !shard || position++ % shard.count === shard.index - 1)
-}
 
 // Benchmarks that more than one config of this run uses get the config name in their id, so their trials (and trace
 // folders) stay apart in the bundle.
@@ -68,7 +62,6 @@ const benchmarkUse = new Map<string, number>()
 for (const { benchmark } of plans) benchmarkUse.set(benchmark.id, (benchmarkUse.get(benchmark.id) ?? 0) + 1)
 
 for (const p of plans) {
-  if (p.tasks.length === 0) continue // only in a shard: the config has no task there
   const tasks = p.tasks
   const id = (benchmarkUse.get(p.benchmark.id) ?? 0) > 1 ? `${p.benchmark.id}@${p.config.name}` : undefined
   const benchmark = delegate(p.benchmark, {
@@ -92,10 +85,6 @@ for (const p of plans) {
       recordingsDir: join(dirname(p.file), '__recordings__', basename(p.file)),
     })
   })
-}
-if (plans.every((p) => p.tasks.length === 0)) {
-  // A shard beyond the run's tasks: nothing to do, which is not a failure.
-  it.skip(`shard ${shard?.index}/${shard?.count} holds no task of this run`, () => undefined)
 }
 
 interface Plan {
@@ -130,8 +119,7 @@ async function plan(config: RunConfig, file: string): Promise<Plan> {
 async function listSelected(adapter: BenchmarkAdapter, config: RunConfig, file: string): Promise<TaskSpec[]> {
   const { filter, tasks: ids } = config.benchmark
   const tasks = await adapter.listTasks(filter)
-  // The whole list, before the shard splits it and before `tasks` picks from it: which of two tasks of one id a
-  // run means is anybody's guess.
+  // The whole list, before `tasks` picks from it: which of two tasks of one id a run means is anybody's guess.
   assertUniqueTaskIds(tasks, adapter.id, `benchmark ${JSON.stringify(adapter.id)} of ${file}`)
   if (ids === undefined) return tasks
   const byId = new Map(tasks.map((t) => [t.id, t]))

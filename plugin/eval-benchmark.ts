@@ -16,6 +16,7 @@ import {
   trialCaseSummary,
   type Redactor,
   safeFileStem,
+  taskInShard,
   type AgentResult,
   type AgentRunner,
   type BenchmarkAdapter,
@@ -168,7 +169,16 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
     assertTaskSpecs(benchmark.id, tasks)
     const info = benchmarkInfo(benchmark.id, listed)
     assertUniqueTaskIds(tasks, info.id)
-    const baseline = baselineGateFor(options.baseline, options.compare, providedRun())
+    const provided = providedRun()
+    const baseline = baselineGateFor(options.baseline, options.compare, provided)
+    // A shard runs every trial of its tasks and nothing else; which tasks is a hash of the ids, the same everywhere.
+    const shard = provided?.shard ?? null
+    const mine = shard === null ? tasks : tasks.filter((task) => taskInShard(info.id, task.id, shard))
+    if (mine.length === 0) {
+      // Vitest fails a suite without tests; a shard that draws none of this benchmark's tasks is no failure.
+      it.skip(`shard ${shard?.index}/${shard?.count} holds no task of ${info.id}`, () => undefined)
+      return
+    }
     // The gates after the trials read a few facts of each, not whole records (see FinishedTrials).
     const finished = new FinishedTrials({ compared: baseline !== undefined })
     // The keys' parts every trial of the benchmark shares are hashed once, at its first trial.
@@ -180,7 +190,7 @@ export function evalBenchmark(options: EvalBenchmarkOptions): void {
     let built: Redactor | undefined
     const redactor = (): Redactor => (built ??= redactorFromEnv(process.env))
 
-    for (const task of tasks) {
+    for (const task of mine) {
       for (let trial = 0; trial < trials; trial++) {
         const id = { benchmark: info.id, taskId: task.id, trial }
         it.concurrent(`${task.id} #${trial}`, trialCase(id), async (context) => {

@@ -7,7 +7,15 @@ import type { Plugin } from 'vite'
 // The module augmented below (and by reporters/vitest-channel.ts) must be part of every program that reaches this
 // file: a program rooted at the CLI, which imports only vitest/node, otherwise rejects the augmentation.
 import type {} from 'vitest'
-import { AgentEvalOpsError, checksumOf, errorMessage, type JsonValue } from '../src/core/index.ts'
+import {
+  AgentEvalOpsError,
+  SHARD_ENV,
+  checksumOf,
+  errorMessage,
+  shardFromEnvironment,
+  type JsonValue,
+  type Shard,
+} from '../src/core/index.ts'
 import type { ConfigFinding, RunConfig } from '../src/config/index.ts'
 import type { ConfigReplay } from '../reporters/replay-command.ts'
 import type { CompareOptions, SummaryOptions } from '../src/scorers/index.ts'
@@ -122,10 +130,10 @@ export const CONFIG_ENV = {
   /** A JSON object of labels overriding the configs' labels (`--label k=v`). */
   labels: 'AGENTEVALOPS_LABELS',
   /**
-   * `<index>/<count>`: run one shard of the configs' tasks (`--shard`). Vitest's own --shard splits test files, and
-   * config mode has exactly one, so config mode splits tasks instead: every trial of a task in the same shard.
+   * `<index>/<count>`: run one shard of the tasks (`--shard`), every trial of a task in the same shard. Without it,
+   * a Kubernetes or AWS Batch index with AGENTEVALOPS_SHARD_COUNT picks the shard (see src/core/shard-env.ts).
    */
-  shard: 'AGENTEVALOPS_SHARD',
+  shard: SHARD_ENV,
   /** A baseline bundle folder or `latest` (`--baseline`): overrides the plugin's `baseline`. */
   baseline: 'AGENTEVALOPS_BASELINE',
   /** Bundle folders to resume (`--resume`), joined by the path delimiter: overrides the plugin's `resume`. */
@@ -139,15 +147,9 @@ export interface ProvidedConfigs {
   configs: ProvidedConfig[]
   /** AGENTEVALOPS_TRIALS, when set: replaces every config's `trials`. */
   trials: number | null
-  /** AGENTEVALOPS_SHARD, when set: only the tasks of this shard run (round robin over each config's tasks). */
-  shard: Shard | null
 }
 
-export interface Shard {
-  /** 1-based. */
-  index: number
-  count: number
-}
+export type { Shard }
 
 export interface ProvidedConfig {
   /** The config file, relative to the root (absolute when outside it). */
@@ -198,9 +200,10 @@ export function agentEvalOps(options: AgentEvalOpsOptions = {}): Plugin {
     // eval workers, which load this module for evalBenchmark(), never load the reporter or the config loader.
     // eslint-disable-next-line @typescript-eslint/no-misused-promises
     async configureVitest({ vitest, project }) {
-      const [{ BundleReporter }, { ProgressReporter }] = await Promise.all([
+      const [{ BundleReporter }, { ProgressReporter }, { shardTasksNotFiles }] = await Promise.all([
         import('../reporters/bundle-reporter.ts'),
         import('../reporters/progress-reporter.ts'),
+        import('./task-shard.ts'),
       ])
       const annotate = annotationsWanted(
         vitest.config.reporters,
@@ -217,6 +220,10 @@ export function agentEvalOps(options: AgentEvalOpsOptions = {}): Plugin {
           )
         }
       }
+      // Vitest's --shard first, then AGENTEVALOPS_SHARD, then the engine's index: every mode splits tasks.
+      const flag = vitest.config.shard ?? null
+      const shard = shardFromEnvironment(process.env, flag)
+      if (flag) shardTasksNotFiles(vitest, project.name, flag)
       const files = configFilesFromEnv(process.env)
       const baselineSpec = process.env[CONFIG_ENV.baseline] || options.baseline
       const resumeEnv = process.env[CONFIG_ENV.resume]
@@ -235,6 +242,7 @@ export function agentEvalOps(options: AgentEvalOpsOptions = {}): Plugin {
             project: project.name,
             runsDir: process.env[CONFIG_ENV.runsDir] || options.runsDir || 'runs',
             labels: options.labels ?? {},
+            shard: shard ?? undefined,
             ...comparing,
           }),
         )
@@ -260,7 +268,7 @@ export function agentEvalOps(options: AgentEvalOpsOptions = {}): Plugin {
           runId: set.runId ?? undefined,
           configHash: set.configHash,
           replay: set.replay,
-          shard: set.provided.shard ?? undefined,
+          shard: shard ?? undefined,
           ...comparing,
           // The run-level comparison in scores.json follows the configs' `compare` settings, as their gates do.
           baseline: comparing.baseline && {
@@ -322,7 +330,8 @@ export async function loadConfigSet(
   const trials = positiveIntFromEnv(env, CONFIG_ENV.trials, 'the trials override (--trials)')
   const concurrency = positiveIntFromEnv(env, CONFIG_ENV.maxConcurrency, 'the concurrency (--concurrency)')
   const labelOverrides = labelsFromEnv(env)
-  const shard = shardFromEnv(env)
+  // Checked with the rest (the CLI loads the set before it starts Vitest); configureVitest picks the shard.
+  shardFromEnvironment(env)
 
   const registry = builtinRegistry()
   const discovery = await config.discoverPlugins(root, registry)
@@ -420,7 +429,7 @@ export async function loadConfigSet(
   }
 
   return {
-    provided: { root, configs: loaded, trials, shard },
+    provided: { root, configs: loaded, trials },
     runsDir,
     labels,
     runId,
@@ -464,20 +473,9 @@ function positiveIntFromEnv(env: NodeJS.ProcessEnv, name: string, what: string):
   return value
 }
 
-/** AGENTEVALOPS_SHARD: `<index>/<count>` with 1 ≤ index ≤ count, or null when unset. */
+/** The shard of the run from the environment (AGENTEVALOPS_SHARD, or an engine's index), or null when unset. */
 export function shardFromEnv(env: NodeJS.ProcessEnv): Shard | null {
-  const raw = env[CONFIG_ENV.shard]
-  if (!envSet(raw)) return null
-  const match = /^(\d+)\/(\d+)$/.exec(raw.trim())
-  const shard = match ? { index: Number(match[1]), count: Number(match[2]) } : null
-  if (!shard || shard.index < 1 || shard.index > shard.count) {
-    throw new AgentEvalOpsError(
-      'CONFIG_INVALID',
-      `${CONFIG_ENV.shard} must be <index>/<count> with 1 ≤ index ≤ count, got ${JSON.stringify(raw)}.`,
-      { hint: 'Fix --shard (e.g. --shard 2/3).' },
-    )
-  }
-  return shard
+  return shardFromEnvironment(env)
 }
 
 /** AGENTEVALOPS_LABELS: a JSON object of string values. */

@@ -15,6 +15,8 @@ import {
   checksumOf,
   errorMessage,
   newRunId,
+  runGroupFor,
+  runKeyFromEnv,
   sdkVersion,
   type BenchmarkInfo,
   type RegisteredTrials,
@@ -73,7 +75,10 @@ export interface BundleReporterOptions {
   configHash?: string | undefined
   /** Set for a config-mode run: replay_command.txt then holds an `agentevalops run` command. */
   replay?: ConfigReplay | undefined
-  /** The shard of a config-mode run, which splits tasks rather than files (Vitest's own --shard is unset then). */
+  /**
+   * The shard of the run (Vitest's --shard, AGENTEVALOPS_SHARD or an engine's index): the workers register the
+   * trials of its tasks only, so it splits tasks rather than files (see plugin/task-shard.ts).
+   */
   shard?: { index: number; count: number } | undefined
   /** How the statistics are computed (confidence, reducer, error policy, cluster key, bootstrap B and seed). */
   statistics?: SummaryOptions | undefined
@@ -99,6 +104,8 @@ interface OpenRun {
   gateComparisons: BaselineComparison[]
   /** The bundles this run resumes, with their run ids. */
   resume: { dir: string; runId: string }[]
+  /** metadata.runGroup, known from the start (the staging header carries it). */
+  runGroup: string | null
   files: Set<string>
   /** Asked at the start: the answer does not change during the run, and the end is the busy part. */
   git: Promise<GitState>
@@ -137,6 +144,7 @@ export class BundleReporter implements Reporter {
       throw await runsDirFailure(runsDir, e)
     })
     await this.warnAboutUnrecovered(runsDir, stagingName)
+    const runGroup = this.runGroup(vitest)
     await writeRunHeader(stagingDir, {
       v: 1,
       runId,
@@ -145,9 +153,14 @@ export class BundleReporter implements Reporter {
       hostname: hostname(),
       vitestProject: this.options.project,
       labels: this.options.labels,
-      configHash: this.options.configHash ?? null,
+      // A shard's, so that a recovered shard still matches the others.
+      configHash:
+        (this.options.shard ?? vitest.config.shard)
+          ? this.startConfigHash(vitest)
+          : (this.options.configHash ?? null),
       testNamePattern: vitest.config.testNamePattern?.source ?? null,
       shard: this.options.shard ?? vitest.config.shard ?? null,
+      runGroup,
       vitest: vitest.version,
       node: process.version,
       sdkVersion: sdkVersion(),
@@ -173,6 +186,7 @@ export class BundleReporter implements Reporter {
       growing,
       gateComparisons: [],
       resume,
+      runGroup,
       files: new Set(),
       git: gitState(vitest.config.root),
     }
@@ -185,6 +199,7 @@ export class BundleReporter implements Reporter {
           runsDir,
           baseline: baseline ? { spec: baseline.spec, options: { ...baseline.options } } : null,
           resume,
+          shard: this.options.shard ?? null,
         })
       }
     }
@@ -274,7 +289,14 @@ export class BundleReporter implements Reporter {
           `the traces they left stay in ${terminalText(relative(process.cwd(), run.stagingDir) || run.stagingDir)}.`,
       )
     }
-    if (trials.size === 0) {
+    // A shard that drew no task still says so with a bundle: the merge of its run checks that every shard is there.
+    const emptyShard =
+      trials.size === 0 &&
+      reason !== 'interrupted' &&
+      !unreported &&
+      (this.options.shard ?? vitest.config.shard) != null &&
+      !vitest.config.testNamePattern
+    if (trials.size === 0 && !emptyShard) {
       // Nothing finished, but a dead worker's trials left partial traces: `recover` turns them into a bundle.
       if (unreported) return
       await removeStaging(run.stagingDir)
@@ -376,8 +398,10 @@ export class BundleReporter implements Reporter {
       git: await run.git,
       node: process.version,
       vitest: vitest.version,
+      // A shard's trials are a part of what the run's config runs: its shards must agree on a hash of the whole.
       configHash:
         this.options.configHash ??
+        (shard ? this.startConfigHash(vitest) : undefined) ??
         checksumOf({
           project: this.options.project,
           include: project?.config.include ?? [],
@@ -396,6 +420,7 @@ export class BundleReporter implements Reporter {
       ...(registered.length > 0 ? { registeredTrials: registered } : {}),
       ...(unreported ? { unreported } : {}),
       resumedFrom: run.resume.map((r) => r.runId),
+      runGroup: run.runGroup,
     }
     const parts = await writeSortedParts(
       run.fold,
@@ -523,6 +548,35 @@ export class BundleReporter implements Reporter {
       process.exitCode = 1
       return undefined
     }
+  }
+
+  /**
+   * The run group of this run's shards (see src/core/run-group.ts), from the config hash as it is known at the
+   * start.
+   */
+  private runGroup(vitest: Vitest): string | null {
+    return runGroupFor(
+      this.startConfigHash(vitest),
+      runKeyFromEnv(process.env),
+      this.options.shard ?? vitest.config.shard ?? null,
+    )
+  }
+
+  /**
+   * The config hash as every shard knows it from the start. Outside config mode the hash of a whole run is made at
+   * the end, from what its trials ran, which one shard may lack (a benchmark none of its tasks is drawn from): a
+   * shard's hash is made of the project, its eval files and the labels instead.
+   */
+  private startConfigHash(vitest: Vitest): string {
+    const project = vitest.projects.find((p) => p.name === this.options.project)
+    return (
+      this.options.configHash ??
+      checksumOf({
+        project: this.options.project,
+        include: project?.config.include ?? [],
+        labels: this.options.labels,
+      })
+    )
   }
 
   private requireVitest(): Vitest {

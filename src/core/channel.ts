@@ -75,6 +75,11 @@ export const ProvidedRun = z.object({
     .default(null),
   /** Bundles whose finished trials this run takes over instead of running them again (`--resume`). */
   resume: z.array(z.object({ dir: z.string().min(1), runId: z.string().min(1) })).default([]),
+  /** The shard this process runs (see shard.ts): evalBenchmark registers the trials of its tasks only. */
+  shard: z
+    .object({ index: z.number().int().positive(), count: z.number().int().positive() })
+    .nullable()
+    .default(null),
 })
 export type ProvidedRun = z.infer<typeof ProvidedRun>
 

@@ -451,6 +451,12 @@ export const RunMetadata = z.object({
   mergedFrom: z.array(z.string()).optional(),
   /** Run ids of the bundles this run resumed (`--resume`): its reused trials say which one each came from. */
   resumedFrom: z.array(z.string()).default([]),
+  /**
+   * What the shards of one run share (a hash of the config hash and the run key: AGENTEVALOPS_RUN_KEY or the CI's
+   * run id), so that they can be found and checked together; null for a run that is no shard and had no run key.
+   * Bundles written before it was kept have none.
+   */
+  runGroup: z.string().nullable().optional(),
 })
 export type RunMetadata = z.infer<typeof RunMetadata>
 

@@ -36,6 +36,8 @@ export const RunHeader = z.object({
   configHash: z.string().nullable(),
   testNamePattern: z.string().nullable(),
   shard: z.object({ index: z.number().int().positive(), count: z.number().int().positive() }).nullable(),
+  /** metadata.runGroup, for a recovered bundle to stay in its run's group. Headers of older SDKs have none. */
+  runGroup: z.string().nullable().optional(),
   vitest: z.string(),
   node: z.string(),
   sdkVersion: z.string(),

@@ -39,8 +39,9 @@ export async function stageRunInLogs(
   dir: string,
   finished: readonly TrialRecord[],
   unfinished: readonly TrialRecord[] = [],
+  header: Record<string, unknown> = {},
 ): Promise<void> {
-  await writeHeader(dir)
+  await writeHeader(dir, header)
   const runner = (finished[0] ?? unfinished[0])!.runner
   const workers = [
     new WorkerLog(workerLogPath(dir, DEAD_PID, 1)),
@@ -59,7 +60,7 @@ export async function stageRunInLogs(
   await appendFile(workers.at(-1)!.path, '{"event":{"runId":"')
 }
 
-async function writeHeader(dir: string): Promise<void> {
+async function writeHeader(dir: string, header: Record<string, unknown> = {}): Promise<void> {
   const put = async (path: string, text: string) => {
     await mkdir(dirname(join(dir, path)), { recursive: true })
     await writeFile(join(dir, path), text)
@@ -81,6 +82,7 @@ async function writeHeader(dir: string): Promise<void> {
       node: process.version,
       sdkVersion: '0.1.0',
       replayCommand: 'npx vitest run --project evals\n',
+      ...header,
     }),
   )
 }

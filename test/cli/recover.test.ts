@@ -163,4 +163,17 @@ describe('agentevalops recover', () => {
     ).toEqual(makeEvents(finished[0]!))
     expect(existsSync(staging)).toBe(false)
   })
+
+  it("keeps the shard and run group of a shard's run, so its bundle still merges with the other shards", async () => {
+    const [cut, ...finished] = makeTrials()
+    const runs = join(work.path, `runs-${folders++}`)
+    const staging = join(runs, '.staging', RUN_ID)
+    const runGroup = '0123456789abcdef'
+    await stageRunInLogs(staging, finished, [cut!], { shard: { index: 2, count: 3 }, runGroup })
+    const r = await runCli('recover', staging)
+    expect(r.code, r.stderr).toBe(0)
+    const bundle = join(runs, RUN_ID)
+    expect(await validateBundle(bundle)).toEqual([])
+    expect((await readBundle(bundle)).metadata).toMatchObject({ shard: { index: 2, count: 3 }, runGroup })
+  })
 })

@@ -294,4 +294,24 @@ describe('agentevalops run, before Vitest starts', () => {
     expect(twice.code).toBe(2)
     expect(twice.stderr).toContain('are both named "same"')
   })
+
+  it("exits 2, naming the variable, when the engine's shard index makes no shard; nothing runs", async () => {
+    const config = 'name: engine\nbenchmark: { id: toy }\nagent: { runner: mock-scripted }\n'
+    await writeFile(join(dir, 'engine.yaml'), config)
+    const saved = { ...process.env }
+    try {
+      delete process.env.AGENTEVALOPS_SHARD
+      process.env.AWS_BATCH_JOB_ARRAY_INDEX = '7'
+      process.env.AGENTEVALOPS_SHARD_COUNT = '4'
+      const r = await cli('run', join(dir, 'engine.yaml'))
+      expect(r.code).toBe(2)
+      expect(r.stderr).toContain('AWS_BATCH_JOB_ARRAY_INDEX=7 is out of range for 4 shards')
+      expect(r.stderr).toContain('nothing was run')
+    } finally {
+      for (const name of ['AWS_BATCH_JOB_ARRAY_INDEX', 'AGENTEVALOPS_SHARD_COUNT', 'AGENTEVALOPS_SHARD']) {
+        if (saved[name] === undefined) delete process.env[name]
+        else process.env[name] = saved[name]
+      }
+    }
+  })
 })

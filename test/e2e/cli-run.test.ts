@@ -8,7 +8,13 @@ import { join } from 'node:path'
 import pLimit from 'p-limit'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { TOY_TASK_IDS, toyTasks } from '../../src/benchmarks/index.ts'
-import { checksumOf, RunMetadata, type ScoredTrial, type ScoresFile } from '../../src/core/index.ts'
+import {
+  checksumOf,
+  RunMetadata,
+  shardOfTask,
+  type ScoredTrial,
+  type ScoresFile,
+} from '../../src/core/index.ts'
 import {
   ProcessGroup,
   REPO_ROOT,
@@ -281,7 +287,11 @@ describe('agentevalops run configs/<toy>.yaml (child processes)', { timeout: 90_
       const replay = await readFile(join(dir, 'replay_command.txt'), 'utf8')
       expect(replay.split('\n')[1]).toBe(`npx agentevalops run configs/toy_smoke.yaml --shard=${i + 1}/2`)
     }
-    expect(taskSets.map((s) => s.length)).toEqual([4, 3])
+    // The task-level partition: a hash of benchmark and task id picks each task's shard.
+    for (const [i, tasks] of taskSets.entries()) {
+      expect(tasks.length).toBeGreaterThan(0)
+      for (const task of tasks) expect(shardOfTask('toy', task, 2), task).toBe(i + 1)
+    }
     const passing = toyTasks().filter((t) => t.metadata.expectedOutcome === 'passed')
     expect(taskSets.flat().sort()).toEqual(passing.map((t) => t.id).sort())
   })

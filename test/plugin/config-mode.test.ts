@@ -77,7 +77,6 @@ describe('loadConfigSet', () => {
     const set = await loadConfigSet(root, ['configs/smoke.yaml'], {})
     expect(set.provided.root).toBe(root)
     expect(set.provided.trials).toBeNull()
-    expect(set.provided.shard).toBeNull()
     expect(set.provided.configs).toHaveLength(1)
     const [loaded] = set.provided.configs
     expect(loaded).toMatchObject({ file: 'configs/smoke.yaml', config: { name: 'smoke', concurrency: 4 } })
@@ -105,6 +104,12 @@ describe('loadConfigSet', () => {
     expect(set.replay.envRefs).toEqual(['AEO_TEST_RUNNER_NAME'])
   })
 
+  it('refuses a shard the environment gets wrong, before anything runs', async () => {
+    await expect(loadConfigSet(root, ['configs/smoke.yaml'], { JOB_COMPLETION_INDEX: '1' })).rejects.toThrow(
+      /JOB_COMPLETION_INDEX is set \(1\) but AGENTEVALOPS_SHARD_COUNT is not/,
+    )
+  })
+
   it('takes the overrides from the environment', async () => {
     const set = await loadConfigSet(root, ['configs/smoke.yaml'], {
       AGENTEVALOPS_TRIALS: '3',
@@ -114,7 +119,6 @@ describe('loadConfigSet', () => {
       AGENTEVALOPS_SHARD: '1/2',
     })
     expect(set.provided.trials).toBe(3)
-    expect(set.provided.shard).toEqual({ index: 1, count: 2 })
     expect(set.maxConcurrency).toBe(2)
     expect(set.runsDir).toBe('/abs/runs')
     expect(set.labels).toEqual({ purpose: 'smoke', team: 'override', config: 'mine' })

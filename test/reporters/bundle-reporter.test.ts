@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { appendFile, mkdir, mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join, relative } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { TestCase, TestRunEndReason, Vitest } from 'vitest/node'
 import { BundleReporter, type BundleReporterOptions } from '../../reporters/bundle-reporter.ts'
 import { mockRunner } from '../../src/agents/index.ts'
@@ -13,6 +13,8 @@ import {
   PROVIDE_KEY,
   workerLogPath,
   ProvidedRun,
+  RUN_HEADER_FILE,
+  RunHeader,
   RunMetadata,
   ScoresFile,
   type TraceEvent,
@@ -328,11 +330,35 @@ describe('BundleReporter', () => {
       replay: { configs: ['configs/x.yaml'], trials: null, concurrency: null, labels: {}, envRefs: [] },
     })
     const run = await start()
+    // The workers register the trials of this shard's tasks only.
+    expect(run.shard).toEqual({ index: 1, count: 2 })
+    const header = RunHeader.parse(await readJson(join(run.stagingDir, RUN_HEADER_FILE)))
+    expect(header.runGroup).toMatch(/^[0-9a-f]{16}$/)
     await hand(await makeRecords(run, [TOY_TASK_IDS.exact]))
     await end()
     const bundle = await bundleOf(run)
-    expect(bundle.metadata).toMatchObject({ status: 'partial-shard', shard: { index: 1, count: 2 } })
+    expect(bundle.metadata).toMatchObject({
+      status: 'partial-shard',
+      shard: { index: 1, count: 2 },
+      runGroup: header.runGroup,
+    })
     expect(bundle.replay.split('\n')[1]).toBe('npx agentevalops run configs/x.yaml --shard=1/2')
+  })
+
+  it('gives a run that is no shard and has no run key no run group, and no shard to the workers', async () => {
+    // Whatever CI runs these tests: no run key of its own.
+    for (const name of ['AGENTEVALOPS_RUN_KEY', 'GITHUB_RUN_ID', 'AWS_BATCH_JOB_ID'])
+      vi.stubEnv(name, undefined)
+    try {
+      const { start, end, hand } = setup({})
+      const run = await start()
+      expect(run.shard).toBeNull()
+      await hand(await makeRecords(run, [TOY_TASK_IDS.exact]))
+      await end()
+      expect((await bundleOf(run)).metadata.runGroup).toBeNull()
+    } finally {
+      vi.unstubAllEnvs()
+    }
   })
 
   it('never overwrites the bundle of a fixed run id: a second run fails and keeps its traces', async () => {
@@ -417,6 +443,23 @@ describe('BundleReporter', () => {
     expect((await readdir(join(root, 'runs'))).filter((name) => name !== '.staging')).toEqual([])
     expect([logs, errors]).toEqual([[], []])
     expect(process.exitCode).toBe(savedExitCode)
+  })
+
+  it('writes a valid empty bundle for a shard that drew no task, so the merge finds every shard', async () => {
+    const { start, end, hand, errors } = setup({ shard: { index: 3, count: 4 } })
+    const run = await start()
+    await hand([undefined])
+    await end()
+    expect(errors).toEqual([])
+    const bundle = await bundleOf(run)
+    expect(bundle.metadata).toMatchObject({
+      status: 'partial-shard',
+      shard: { index: 3, count: 4 },
+      trialCount: 0,
+    })
+    expect(bundle.scores.trials).toEqual([])
+    expect(await validateBundle(bundle.dir)).toEqual([])
+    expect(existsSync(run.stagingDir)).toBe(false)
   })
 
   it('gives two consecutive runs their own run ids, staging folders and bundles', async () => {

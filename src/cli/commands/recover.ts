@@ -177,6 +177,7 @@ function metadataOf(staged: StagedRun, seed: number): RunMetadata {
     testNamePattern: header?.testNamePattern ?? null,
     trialCount: trials.length,
     resumedFrom: [],
+    runGroup: header?.runGroup ?? null,
   }
 }
 
