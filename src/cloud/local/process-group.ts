@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { createWriteStream } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { groupAlive } from './group-alive.ts'
 
 export interface ProcessGroupOptions {
   cwd: string
@@ -30,8 +31,11 @@ export interface ProcessGroup {
   signalGroup(signal: NodeJS.Signals): void
 }
 
-/** How long the output pipes may stay open after the group was killed (a process that left the group holds them). */
-const PIPE_CLOSE_MS = 2_000
+/**
+ * How long the output pipes may stay open, and the group's processes may take to die, after the group was killed
+ * (a process that left the group can hold the pipes).
+ */
+const AFTER_KILL_MS = 2_000
 
 /**
  * Starts `command` as the leader of a new process group (`detached`), so that stopping it can reach everything it
@@ -91,9 +95,12 @@ export async function startProcessGroup(
     child.once('exit', (code, signal) => {
       signalGroup('SIGKILL') // workers a crashed or killed leader left behind
       let timer: NodeJS.Timeout | undefined
-      const pipes = new Promise<void>((r) => (timer = setTimeout(r, PIPE_CLOSE_MS)))
-      void Promise.race([closed, pipes]).then(() => {
+      const pipes = new Promise<void>((r) => (timer = setTimeout(r, AFTER_KILL_MS)))
+      void Promise.race([closed, pipes]).then(async () => {
         clearTimeout(timer)
+        // A SIGKILLed process dies a moment after the signal: `ended` means nothing of the group is left.
+        const deadline = Date.now() + AFTER_KILL_MS
+        while (groupAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20))
         child.stdout.destroy()
         child.stderr.destroy()
         if (partial !== '' && options.onLine) options.onLine(partial)
