@@ -325,3 +325,143 @@ describe('examples/aws-batch', () => {
     await run('bash', ['-n', join(EXAMPLES, 'aws-batch', 'submit.sh')])
   })
 })
+
+/**
+ * The Kubernetes and AWS Batch commands run here as the engines would run them: each shard with the index variable
+ * the engine sets (and nothing else telling it its shard), then the merge, in a small project with the mount points
+ * mapped to a temp folder.
+ */
+describe('the engine recipes, executed here with their index variables', { timeout: 300_000 }, () => {
+  let cli: BuiltCli
+  let temp: TempDir
+  let project: string
+
+  beforeAll(async () => {
+    temp = await tempDir('aeo-engine-recipes-')
+    cli = await buildCli()
+    project = join(temp.path, 'app')
+    await mkdir(join(project, 'configs'), { recursive: true })
+    await symlink(join(REPO_ROOT, 'node_modules'), join(project, 'node_modules'), 'dir')
+    await writeFile(join(project, 'package.json'), '{ "name": "evals", "private": true, "type": "module" }\n')
+    await cp(join(REPO_ROOT, 'configs', 'toy_smoke.yaml'), join(project, 'configs', 'toy_smoke.yaml'))
+  }, 120_000)
+  afterAll(async () => {
+    await cli?.remove()
+    await temp?.remove()
+  })
+
+  function baseEnv(): Record<string, string> {
+    const env: Record<string, string> = {}
+    for (const [k, v] of Object.entries(process.env))
+      if (
+        v !== undefined &&
+        !/^(VITEST|AGENTEVALOPS_|JOB_COMPLETION|AWS_BATCH)/.test(k) &&
+        k !== 'NODE_OPTIONS'
+      )
+        env[k] = v
+    return { ...env, CI: 'true', NO_COLOR: '1' }
+  }
+
+  /** argv as the container runs it: `npx agentevalops` is this build, the mount point a temp folder. */
+  async function exec(argv: string[], env: Record<string, string>, mount: [string, string]) {
+    const local = argv.map((arg) => arg.split(mount[0]).join(mount[1]))
+    const [program, ...args] =
+      local[0] === 'npx' && local[1] === 'agentevalops'
+        ? [process.execPath, cli.entry, ...local.slice(2)]
+        : local.map((a) => a.replace(/\bnpx agentevalops\b/g, `${process.execPath} ${cli.entry}`))
+    return run(program!, args, { cwd: project, env: { ...baseEnv(), ...env }, timeout: 120_000 }).catch(
+      (e: Error & { stdout?: string; stderr?: string }) => {
+        throw new Error(`${argv.join(' ')} failed: ${e.message}\n${e.stdout}\n${e.stderr}`)
+      },
+    )
+  }
+
+  async function expectMerged(dir: string, shards: number) {
+    const bundles = (await readdir(dir)).filter((n) => !n.startsWith('.'))
+    expect(bundles).toHaveLength(1)
+    const bundle = join(dir, bundles[0]!)
+    const metadata = await readMetadata(bundle)
+    expect(metadata).toMatchObject({ status: 'complete', shard: null })
+    expect(metadata.mergedFrom).toHaveLength(shards)
+    expect(metadata.runGroup).toEqual(expect.any(String))
+    const scores = await readScores(bundle)
+    expect(new Set(scores.trials.map((t) => `${t.taskId}#${t.trial}`)).size).toBe(7)
+    expect(scores.trials).toHaveLength(7)
+    return bundle
+  }
+
+  it('Kubernetes: each pod of the Indexed Job by JOB_COMPLETION_INDEX, then the merge Job', async () => {
+    interface Container {
+      command: string[]
+      env: { name: string; value?: string }[]
+      volumeMounts: { mountPath: string }[]
+    }
+    const read = async (file: string) =>
+      parse(await readFile(join(EXAMPLES, 'kubernetes', file), 'utf8')) as {
+        spec: { completions: number; template: { spec: { containers: Container[] } } }
+      }
+    const job = await read('indexed-job.yaml')
+    const mergeJob = await read('merge-job.yaml')
+    const mount: [string, string] = ['/runs', join(temp.path, 'k8s-volume')]
+    /** The container's env (plain values) and its command with `$(VAR)` expanded, as the kubelet does. */
+    const container = (c: Container, extra: Record<string, string>) => {
+      const env: Record<string, string> = { ...extra }
+      for (const e of c.env) if (e.value !== undefined) env[e.name] = e.value
+      const argv = c.command.map((a) => a.replace(/\$\(([A-Z_]+)\)/g, (w, name: string) => env[name] ?? w))
+      return { env, argv }
+    }
+    const shard = job.spec.template.spec.containers[0]!
+    expect(shard.volumeMounts[0]!.mountPath).toBe(mount[0])
+    for (let index = 0; index < job.spec.completions; index++) {
+      const { env, argv } = container(shard, { JOB_COMPLETION_INDEX: String(index) })
+      await exec(argv, env, mount)
+    }
+    const { env, argv } = container(mergeJob.spec.template.spec.containers[0]!, {})
+    await exec(argv, env, mount)
+    await expectMerged(join(mount[1], 'merged'), job.spec.completions)
+  })
+
+  it('AWS Batch: each child of the array job by AWS_BATCH_JOB_ARRAY_INDEX, then the dependent merge job', async () => {
+    interface Definition {
+      containerProperties: {
+        command: string[]
+        environment?: { name: string; value: string }[]
+        mountPoints: { containerPath: string }[]
+      }
+    }
+    const read = async (file: string) =>
+      JSON.parse(await readFile(join(EXAMPLES, 'aws-batch', file), 'utf8')) as Definition
+    const shard = await read('shard-job-definition.json')
+    const merge = await read('merge-job-definition.json')
+    const submit = await readFile(join(EXAMPLES, 'aws-batch', 'submit.sh'), 'utf8')
+    const size = Number(/SHARDS=(\d+)/.exec(submit)![1])
+    const mount: [string, string] = [
+      shard.containerProperties.mountPoints[0]!.containerPath,
+      join(temp.path, 'efs'),
+    ]
+    const arrayJobId = '6f1c2a9e-1b2c-4d5e-8f90-0123456789ab'
+    const env = Object.fromEntries(
+      (shard.containerProperties.environment ?? []).map((e) => [e.name, e.value]),
+    )
+    for (let index = 0; index < size; index++)
+      await exec(
+        shard.containerProperties.command,
+        { ...env, AWS_BATCH_JOB_ID: `${arrayJobId}:${index}`, AWS_BATCH_JOB_ARRAY_INDEX: String(index) },
+        mount,
+      )
+    // The merge job's parameters, as submit.sh passes them once the array job's id is known.
+    const parameters = Object.fromEntries(
+      /--parameters (\S+)/
+        .exec(submit)![1]!
+        .split(',')
+        .map((pair) => pair.split('='))
+        .map(([k, v]) => [k!, v!.replace(/"/g, '').replace('$ARRAY_JOB_ID', arrayJobId)]),
+    )
+    const argv = merge.containerProperties.command.map((a) =>
+      a.startsWith('Ref::') ? parameters[a.slice(5)]! : a,
+    )
+    await exec(argv, {}, mount)
+    const bundle = await expectMerged(join(mount[1], 'merged'), size)
+    expect(bundle).toBe(join(mount[1], 'merged', arrayJobId))
+  })
+})
