@@ -140,7 +140,7 @@ describe('mergeBundles', () => {
     })
     const other = join(work.path, 'out-2')
     await expect(mergeBundles({ dirs: [second, again], runsDir: other })).rejects.toThrow(
-      /refused: task "task-1" trial 0 \(benchmark "toy"\) is in both .*and .*run 0190f5a0-0000-7000-8000-000000000009/,
+      /refused: 2 trial\(s\) are in both .* and .*run 0190f5a0-0000-7000-8000-000000000009\): task "task-1" trial 0 \(benchmark "toy"\), task "task-1" trial 1/,
     )
     expect(existsSync(other)).toBe(false)
   })
@@ -156,7 +156,10 @@ describe('mergeBundles refuses, naming the offender, and writes nothing', () => 
     const one = await shard(1, 2, ['task-0'])
     const two = await shard(2, 2, ['task-1'])
     expect(await refusal([one, two, one])).toMatch(
-      new RegExp(`refused: ${one} \\(shard 1/2, run ${shardRunId(1)}\\) is given twice`),
+      new RegExp(
+        `refused: ${one} \\(shard 1/2, run ${shardRunId(1)}\\) is given twice: give each shard once$`,
+        'm',
+      ),
     )
     const again = await shard(2, 2, ['task-2'], { runId: shardRunId(5) })
     expect(await refusal([one, two, again])).toContain(`refused: shard 2/2 is given twice: ${two}`)
@@ -194,11 +197,24 @@ describe('mergeBundles refuses, naming the offender, and writes nothing', () => 
     )
   })
 
-  it('a trial in two shards', async () => {
-    const dirs = [await shard(1, 2, ['task-0', 'task-1']), await shard(2, 2, ['task-1', 'task-2'])]
-    const text = await refusal(dirs)
-    expect(text).toContain('refused: task "task-1" trial 0 (benchmark "toy") is in both')
-    expect(text).toContain('refused: task "task-1" trial 1 (benchmark "toy") is in both')
+  it('a trial in two shards: one line per pair of shards, naming the trials (the first 20, and how many more)', async () => {
+    const tasks = Array.from({ length: 12 }, (_, i) => `t-${String(i).padStart(2, '0')}`)
+    const one = await shard(1, 3, tasks.slice(0, 11))
+    const two = await shard(2, 3, tasks.slice(0, 11))
+    const three = await shard(3, 3, ['t-11', 't-00'])
+    const lines = (await refusal([one, two, three])).split('\n')
+    expect(lines).toHaveLength(3)
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^refused: 22 trial\\(s\\) are in both ${one} \\(shard 1/3, .*\\) and ${two} \\(shard 2/3, .*\\): task "t-00" trial 0 \\(benchmark "toy"\\), .* and 2 more; the inputs overlap`,
+      ),
+    )
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^refused: 2 trial\\(s\\) are in both ${one} .* and ${three} .*: task "t-00" trial 0 \\(benchmark "toy"\\), task "t-00" trial 1 \\(benchmark "toy"\\);`,
+      ),
+    )
+    expect(lines[2]).toBe('Nothing was written.')
   })
 
   it('an input that is not a valid bundle, and one that is interrupted', async () => {

@@ -2,7 +2,7 @@
 // (a missing shard, a shard given twice, a mixed config hash, a trial in two shards) one line naming it, exit 2,
 // nothing written.
 import { existsSync } from 'node:fs'
-import { cp, mkdir, readdir } from 'node:fs/promises'
+import { cp, mkdir, readdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { tempDir } from '../bundles/fixtures.ts'
@@ -50,6 +50,13 @@ describe('agentevalops merge', () => {
     expect(await written()).toEqual(['all-of-it'])
     const validated = await runCli('validate-bundle', join(out, 'all-of-it'))
     expect(validated.code, validated.stdout).toBe(0)
+
+    // Merged into the shards' own folder, a second merge of that folder finds the merged bundle among them.
+    await rename(join(out, 'all-of-it'), join(shards, 'all-of-it'))
+    expect(await refused(shards)).toEqual([
+      `agentevalops merge: refused: ${join(shards, 'all-of-it')} (complete, run all-of-it) is the bundle merged ` +
+        'from shards given here already (its mergedFrom names them): leave it out, or give an output folder apart from the shards',
+    ])
   })
 
   it('refuses a missing shard, naming it', async () => {
@@ -92,8 +99,8 @@ describe('agentevalops merge', () => {
     const both = `${one} (shard 1/2, run ${shardRunId(1)}) and ${two} (shard 2/2, run ${shardRunId(2)})`
     const why = 'the inputs overlap (shards of different splits, or a run merged with one of its own shards)'
     expect(await refused(shards)).toEqual([
-      `agentevalops merge: refused: task "task-1" trial 0 (benchmark "toy") is in both ${both}: ${why}`,
-      `agentevalops merge: refused: task "task-1" trial 1 (benchmark "toy") is in both ${both}: ${why}`,
+      `agentevalops merge: refused: 2 trial(s) are in both ${both}: task "task-1" trial 0 (benchmark "toy"), ` +
+        `task "task-1" trial 1 (benchmark "toy"); ${why}`,
     ])
   })
 

@@ -1,5 +1,6 @@
 import { canonicalJson, type RunMetadata } from '../../core/index.ts'
-import { describeTrial, recordKey, trialKeyString } from '../layout.ts'
+import { recordKey, trialKeyString, type TrialKey } from '../layout.ts'
+import { nameTrials } from '../registered-checks.ts'
 import type { MergeShard } from './read-inputs.ts'
 
 /**
@@ -20,9 +21,10 @@ function sameRunIdTwice(shards: readonly MergeShard[]): string[] {
   const problems: string[] = []
   for (const shard of shards) {
     const first = seen.get(shard.bundle.metadata.runId)
-    if (first)
-      problems.push(`${shard.label} is given twice (${first.dir} is the same run): give each shard once`)
-    else seen.set(shard.bundle.metadata.runId, shard)
+    if (first) {
+      const where = first.dir === shard.dir ? '' : ` (${first.dir} is the same run)`
+      problems.push(`${shard.label} is given twice${where}: give each shard once`)
+    } else seen.set(shard.bundle.metadata.runId, shard)
   }
   return problems
 }
@@ -40,10 +42,18 @@ function statusProblems(shards: readonly MergeShard[]): string[] {
   const kinds = new Set(shards.map((s) => s.bundle.metadata.status))
   if (kinds.has('partial-shard') && kinds.has('complete')) {
     const whole = shards.filter((s) => s.bundle.metadata.status === 'complete')
-    problems.push(
-      `${whole.map((s) => s.label).join(', ')} ${whole.length === 1 ? 'is a whole run' : 'are whole runs'}, ` +
-        'the other inputs are shards: merge the shards of one run together, or whole runs of disjoint work together',
-    )
+    const runIds = new Set(shards.map((s) => s.bundle.metadata.runId))
+    for (const merged of whole.filter((w) => w.bundle.metadata.mergedFrom?.some((id) => runIds.has(id))))
+      problems.push(
+        `${merged.label} is the bundle merged from shards given here already (its mergedFrom names them): ` +
+          'leave it out, or give an output folder apart from the shards',
+      )
+    const others = whole.filter((w) => !w.bundle.metadata.mergedFrom?.some((id) => runIds.has(id)))
+    if (others.length > 0)
+      problems.push(
+        `${others.map((s) => s.label).join(', ')} ${others.length === 1 ? 'is a whole run' : 'are whole runs'}, ` +
+          'the other inputs are shards: merge the shards of one run together, or whole runs of disjoint work together',
+      )
   }
   return problems
 }
@@ -162,22 +172,31 @@ function shardSetProblems(shards: readonly MergeShard[]): string[] {
   return problems
 }
 
-/** A trial in two inputs: the shards overlap, and one of the two results would be thrown away. */
+/**
+ * A trial in two inputs: the shards overlap, and one of the two results would be thrown away. One line per pair of
+ * inputs, naming the first trials (two splits of a big run overlap in thousands).
+ */
 function duplicateTrials(shards: readonly MergeShard[]): string[] {
   const seen = new Map<string, MergeShard>()
-  const problems: string[] = []
+  const overlaps = new Map<string, { first: MergeShard; second: MergeShard; trials: TrialKey[] }>()
   for (const shard of shards) {
     for (const trial of shard.bundle.scores.trials) {
       const key = recordKey(trial)
       const id = trialKeyString(key)
       const first = seen.get(id)
-      if (first)
-        problems.push(
-          `${describeTrial(key)} is in both ${first.label} and ${shard.label}: the inputs overlap ` +
-            '(shards of different splits, or a run merged with one of its own shards)',
-        )
-      else seen.set(id, shard)
+      if (!first) {
+        seen.set(id, shard)
+        continue
+      }
+      const pair = `${first.dir}\u0000${shard.dir}`
+      let overlap = overlaps.get(pair)
+      if (!overlap) overlaps.set(pair, (overlap = { first, second: shard, trials: [] }))
+      overlap.trials.push(key)
     }
   }
-  return problems
+  return [...overlaps.values()].map(
+    ({ first, second, trials }) =>
+      `${trials.length} trial(s) are in both ${first.label} and ${second.label}: ${nameTrials(trials)}; ` +
+      'the inputs overlap (shards of different splits, or a run merged with one of its own shards)',
+  )
 }

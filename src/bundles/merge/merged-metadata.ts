@@ -65,8 +65,8 @@ export function mergedMetadata(
     resumedFrom: [...new Set(all.flatMap((m) => m.resumedFrom))],
     mergedFrom: all.map((m) => m.runId),
   }
-  // Carried as the inputs had it (read loosely until every bundle has it: see runGroupOf).
-  return runGroup === null ? metadata : ({ ...metadata, runGroup } as RunMetadata)
+  // Carried as the inputs had it (read loosely: bundles written before it was kept have none).
+  return { ...metadata, runGroup } as RunMetadata
 }
 
 /** The labels every input has with the same value. */

@@ -92,7 +92,7 @@ function help(): string {
       'Refused, by name and with nothing written: an input that is not a valid bundle or is interrupted,\n' +
         'inputs of different configHash, agentevalops version, -t filter, run group, dataset (a benchmark at\n' +
         'another version or checksum) or statistics settings; a missing shard; a shard given twice; a trial\n' +
-        'in two inputs; shards mixed with whole runs.',
+        'in two inputs; shards mixed with whole runs (or with the bundle merged from them).',
       'The merged bundle (status complete, no shard, mergedFrom naming the inputs) has every trial, trace,\n' +
         'recording and artifact of its inputs; its statistics are computed again over all trials (never\n' +
         'averaged from the shard summaries), its reports and spans (one eval.run root) drawn again, and its\n' +
