@@ -107,6 +107,8 @@ describe('agentevalops run --parallel', { timeout: 240_000 }, () => {
     const one = await parallelRun(1, config)
 
     expect(two.result.stdout).toMatch(/agentevalops run: 2 shards in parallel on this machine; logs in /)
+    // The shards' progress lines, each named by its shard.
+    expect(two.result.stdout).toMatch(/agentevalops run: shard [12]\/2: \d+\/\d+ trials · pass /)
     expect(two.result.stdout).toMatch(/agentevalops run: shard 1\/2: done/)
     expect(two.result.stdout).toMatch(/agentevalops run: shard 2\/2: done/)
     expect(two.result.stdout).toContain(`agentevalops run: merged 2 shards (10 trials) into ${two.dir}`)

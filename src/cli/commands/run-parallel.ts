@@ -65,8 +65,8 @@ export async function runParallel(input: ParallelRunInput): Promise<number> {
     env: input.env,
     onLine: (handle, line) => {
       const progress = PROGRESS_LINE.exec(line)
-      const shard = jobs.find((j) => j.handle === handle)
-      if (progress && shard) io.out(`agentevalops run: shard ${shard.label}: ${progress[1]}`)
+      const shard = /^shard-(\d+)-of-(\d+)$/.exec(handle.name)
+      if (progress && shard) io.out(`agentevalops run: shard ${shard[1]}/${shard[2]}: ${progress[1]}`)
     },
   })
   const jobs: ShardJob[] = []
