@@ -51,6 +51,8 @@ import { replayCommand, type ConfigReplay } from './replay-command.ts'
 import { gitState, type GitState } from './run-environment.ts'
 import { writeSortedParts } from './fold-seal.ts'
 import { GrowingFiles } from './growing-files.ts'
+import { endMergeReports, mergingReports } from './merge-reports.ts'
+import { foldBlobCopies } from './blob-copies.ts'
 import { RunFold, trialKey, type FoldedTrial } from './run-fold.ts'
 import {
   artifactFiles,
@@ -133,10 +135,14 @@ export class BundleReporter implements Reporter {
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
+    // Before the merge replays the shards' cases: every shard's copy of a task-sharded eval file must reach it.
+    if (mergingReports(vitest)) foldBlobCopies(vitest)
   }
 
   async onTestRunStart(): Promise<void> {
     const vitest = this.requireVitest()
+    // Replayed cases of `vitest --merge-reports` run nothing: the bundle is merged from the shards' at the end.
+    if (mergingReports(vitest)) return
     const runId = this.options.runId ?? newRunId()
     const runsDir = resolve(vitest.config.root, this.options.runsDir)
     // A fixed run id repeats across runs (watch reruns, a retry after a crash): its staging folder must not.
@@ -236,6 +242,17 @@ export class BundleReporter implements Reporter {
     _errors: readonly unknown[],
     reason: TestRunEndReason,
   ): Promise<void> {
+    const vitest = this.vitest
+    if (vitest && mergingReports(vitest)) {
+      await endMergeReports({
+        vitest,
+        project: this.options.project,
+        runsDir: resolve(vitest.config.root, this.options.runsDir),
+        modules,
+        env: process.env,
+      })
+      return
+    }
     const run = this.run
     this.run = undefined
     if (!run) return

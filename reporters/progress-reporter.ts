@@ -107,6 +107,12 @@ export class ProgressReporter implements Reporter {
   }
 
   onTestRunStart(): void {
+    // `vitest --merge-reports` replays finished cases at once: there is no progress to show, and the lines would
+    // count the shards' files one by one.
+    if (this.vitest?.config?.mergeReports) {
+      this.run = undefined
+      return
+    }
     const now = this.now()
     this.run = {
       startedAt: now,

@@ -17,6 +17,11 @@ export const META_KEY = 'agentevalops'
  * not the whole record, which would cross from the worker to the main process a second time with every case.
  */
 export interface TrialCaseSummary {
+  /**
+   * The run whose bundle holds the trial: after `vitest --merge-reports` the cases of every shard are replayed
+   * together, and this says which shards' bundles make the merged one.
+   */
+  runId: string
   benchmark: string
   taskId: string
   trial: number
@@ -30,6 +35,7 @@ export interface TrialCaseSummary {
 /** The summary of a record that its case's meta carries. */
 export function trialCaseSummary(record: TrialRecord): TrialCaseSummary {
   return {
+    runId: record.runId,
     benchmark: record.benchmark.id,
     taskId: record.taskId,
     trial: record.trial,

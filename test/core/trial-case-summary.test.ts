@@ -8,6 +8,7 @@ describe("a trial case's meta", () => {
     const full = TrialRecord.parse({ ...record, runId: 'r', reusedFrom: { runId: 'old', mode: 'rescored' } })
     const summary = trialCaseSummary(full)
     expect(summary).toEqual({
+      runId: 'r',
       benchmark: full.benchmark.id,
       taskId: full.taskId,
       trial: full.trial,

@@ -298,4 +298,16 @@ describe('ProgressReporter', () => {
     expect(logged).toHaveLength(1)
     expect(logged[0]).toMatch(/^agentevalops: 1\/1 trials · pass 100\.0% so far · \$0\.0100 · \d+s$/)
   })
+  it('prints nothing while `vitest --merge-reports` replays the shards’ finished cases', () => {
+    const logged: string[] = []
+    const reporter = new ProgressReporter({ project: PROJECT })
+    reporter.onInit({
+      config: { mergeReports: '.vitest-reports' },
+      logger: { log: (line: string) => void logged.push(line) },
+    } as unknown as Vitest)
+    reporter.onTestRunStart()
+    reporter.onTestModuleCollected(testModule('a.eval.ts', [{ id: 'c' }]))
+    reporter.onTestCaseResult(testCase({ id: 'c', record: trial(0) }))
+    expect(logged).toEqual([])
+  })
 })
