@@ -253,13 +253,62 @@ export interface ReportInput {
   events?: readonly TraceEvent[]
 }
 
-export interface CloudJob {
-  command: string[]
-  env: Record<string, string>
+/** A job for a CloudBackend: one process (a shard of a run), started in `cwd` with `env` added to the backend's. */
+export interface JobSpec {
+  /** A name for messages and file names (`shard-2-of-4`): letters, digits, `.`, `_`, `-`. */
+  name: string
+  /** The program and its arguments; never a shell line. */
+  command: readonly string[]
   cwd: string
+  /** Variables set for the job on top of the backend's environment (names of secrets, never their values). */
+  env: Readonly<Record<string, string>>
+  /** Where the job's console output (stdout and stderr) goes. */
+  logFile: string
+  /** The runs folder the job writes its bundle into: exportTelemetry reads the bundle's spans from there. */
+  outputDir?: string
 }
 
+/** What submit returns: enough for status, cancel and exportTelemetry to find the job again. */
+export interface JobHandle {
+  backendId: string
+  /** Unique within the backend (the local backend: `<name>@<pid>`). */
+  jobId: string
+  name: string
+  logFile: string
+}
+
+export type JobState = 'running' | 'succeeded' | 'failed' | 'cancelled'
+
+export interface JobStatus {
+  state: JobState
+  /** The job's exit code once it ended by itself (null while running or when a signal ended it). */
+  exitCode: number | null
+  /** The signal that ended it, when one did. */
+  signal: string | null
+  /** ISO 8601. */
+  startedAt: string
+  finishedAt: string | null
+  logFile: string
+}
+
+/** A secret by name: where it lives is the backend's business (the local backend: an environment variable). */
+export interface SecretRef {
+  name: string
+}
+
+/**
+ * The cloud primitives a run needs, and nothing more (the seed's ninth protocol): start a job, ask how it is, stop
+ * it, read a secret, hand its telemetry on. Scheduling is the engines' (GitHub Actions, Kubernetes, AWS Batch):
+ * a backend starts what it is given.
+ */
 export interface CloudBackend {
   readonly id: string
-  submit(job: CloudJob): Promise<{ exitCode: number }>
+  submit(spec: JobSpec): Promise<JobHandle>
+  status(handle: JobHandle): Promise<JobStatus>
+  /** Stops the job and everything it started. Idempotent: cancelling an ended job changes nothing. */
+  cancel(handle: JobHandle): Promise<void>
+  /** The secret's value. Implementations never log it, and never put it in traces, bundles or artifacts. */
+  fetchSecret(ref: SecretRef): Promise<string>
+  /** Hands the job's spans (its bundle's spans.jsonl) to `destination`; returns the files written there. */
+  exportTelemetry(handle: JobHandle, destination: string): Promise<string[]>
 }

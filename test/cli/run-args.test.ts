@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { delimiter, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { parseRunArgs, runEnvironment, vitestOptions, type RunArgs } from '../../src/cli/commands/run.ts'
+import { shardArgs } from '../../src/cli/commands/run-parallel.ts'
 import type { CliIO } from '../../src/cli/io.ts'
 import { main } from '../../src/cli/main.ts'
 
@@ -90,10 +91,62 @@ describe('parseRunArgs', () => {
     [['a.yaml', '--label', '=v'], /--label must be key=value/],
     [['a.yaml', '--project', 'evals'], /give --vitest-config <file> too/],
     [['a.yaml', '--bogus'], /Unknown option '--bogus'/],
+    [['a.yaml', '--parallel', '0'], /--parallel must be a whole number ≥ 1, got "0"/],
+    [
+      ['a.yaml', '--parallel', '2', '--shard', '1/2'],
+      /--parallel runs every shard of the run itself: drop --shard/,
+    ],
+    [['a.yaml', '--parallel=2', '--baseline', 'latest'], /--parallel does not take --baseline/],
+    [['a.yaml', '--parallel=2', '--resume', 'runs/a'], /--parallel does not take --resume/],
   ])('rejects %j as a usage error', (args, message) => {
     expect(() => parseRunArgs(args)).toThrow(
       expect.objectContaining({ code: 'USAGE', message: expect.stringMatching(message) as unknown }),
     )
+  })
+})
+
+describe('--parallel', () => {
+  it('takes the shard count', () => {
+    expect(parseRunArgs(['a.yaml', '--parallel', '3']).parallel).toBe(3)
+    expect(BASE.parallel).toBeUndefined()
+  })
+
+  it("gives each shard the run's own arguments, absolute, with its shard and runs folder", () => {
+    const args = parseRunArgs([
+      'configs/a.yaml',
+      '--parallel=2',
+      '-t',
+      'arith',
+      '--trials',
+      '3',
+      '--concurrency',
+      '2',
+      '--label',
+      'team=evals',
+      '--reporter',
+      'dot',
+      '--output',
+      'elsewhere',
+      '--passWithNoTests',
+    ])
+    expect(shardArgs(args, '/proj', '2/2', '/proj/runs/.parallel/x/shard-2-of-2')).toEqual([
+      '/proj/configs/a.yaml',
+      '--shard',
+      '2/2',
+      '--output',
+      '/proj/runs/.parallel/x/shard-2-of-2',
+      '-t',
+      'arith',
+      '--passWithNoTests',
+      '--trials',
+      '3',
+      '--concurrency',
+      '2',
+      '--label',
+      'team=evals',
+      '--reporter',
+      'dot',
+    ])
   })
 })
 
@@ -200,6 +253,7 @@ describe('agentevalops run, before Vitest starts', () => {
       '--reporter',
       '--vitest-config',
       '--project',
+      '--parallel <n>',
     ])
       expect(stdout).toContain(flag)
     expect(stdout).toMatch(/\n {2}130 {2}interrupted/)

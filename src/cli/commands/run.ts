@@ -2,7 +2,13 @@ import { existsSync } from 'node:fs'
 import { delimiter, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { createVitest as CreateVitest, Vitest } from 'vitest/node'
-import { agentEvalOps, CONFIG_ENV, loadConfigSet, RUN_CLI_ENV } from '../../../plugin/vite-plugin.ts'
+import {
+  agentEvalOps,
+  CONFIG_ENV,
+  loadConfigSet,
+  RUN_CLI_ENV,
+  type ConfigSet,
+} from '../../../plugin/vite-plugin.ts'
 import { LATEST_BASELINE, MANIFEST_FILE } from '../../bundles/index.ts'
 import { UPLOAD_ENV } from '../../../reporters/upload-sealed.ts'
 import { ConfigError, formatFinding } from '../../config/index.ts'
@@ -11,6 +17,7 @@ import { parseS3Url } from '../../stores/object-store/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
 import { usageErrors, type Command } from '../command.ts'
 import type { CliIO } from '../io.ts'
+import { runParallel } from './run-parallel.ts'
 
 type CliOptions = Parameters<typeof CreateVitest>[1]
 
@@ -41,6 +48,8 @@ export interface RunArgs {
   baseline: string | undefined
   /** Earlier bundles whose finished trials are taken over (AGENTEVALOPS_RESUME). */
   resume: string[]
+  /** `--parallel N`: N shard processes on this machine, merged into one bundle (see run-parallel.ts). */
+  parallel: number | undefined
 }
 
 const OPTIONS = {
@@ -58,6 +67,7 @@ const OPTIONS = {
   upload: { type: 'string' },
   baseline: { type: 'string' },
   resume: { type: 'string', multiple: true },
+  parallel: { type: 'string' },
 } as const
 
 /** Parses and checks the arguments of `run`; throws USAGE errors. */
@@ -74,6 +84,19 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
       throw new AgentEvalOpsError(
         'USAGE',
         `--shard must be <index>/<count> with 1 ≤ index ≤ count, got ${JSON.stringify(values.shard)}`,
+      )
+  }
+  const parallel = positiveInt('--parallel', values.parallel)
+  if (parallel !== undefined) {
+    if (values.shard !== undefined)
+      throw new AgentEvalOpsError(
+        'USAGE',
+        '--parallel runs every shard of the run itself: drop --shard (or drop --parallel to run one shard)',
+      )
+    if (values.baseline !== undefined || values.resume !== undefined)
+      throw new AgentEvalOpsError(
+        'USAGE',
+        `--parallel does not take --${values.baseline !== undefined ? 'baseline' : 'resume'}: run without it, then compare or resume the merged bundle`,
       )
   }
   if (values.testNamePattern === '') throw new AgentEvalOpsError('USAGE', '-t needs a pattern')
@@ -109,6 +132,7 @@ export function parseRunArgs(args: readonly string[]): RunArgs {
     upload: values.upload,
     baseline: values.baseline,
     resume: values.resume ?? [],
+    parallel,
   }
 }
 
@@ -190,8 +214,9 @@ export const runCommand: Command = {
     }
 
     // Every config is checked before Vitest starts: a broken one runs nothing and writes no bundle.
+    let set: ConfigSet
     try {
-      await loadConfigSet(cwd, args.configs, { ...process.env, ...env })
+      set = await loadConfigSet(cwd, args.configs, { ...process.env, ...env })
     } catch (e) {
       if (e instanceof ConfigError) {
         for (const finding of e.findings) io.err(formatFinding(finding))
@@ -207,6 +232,17 @@ export const runCommand: Command = {
       }
       throw e
     }
+
+    if (args.parallel !== undefined)
+      return runParallel({
+        args,
+        count: args.parallel,
+        cwd,
+        runsDir: resolve(cwd, set.runsDir),
+        runId: set.runId,
+        io,
+        env: process.env,
+      })
 
     const saved = new Map(Object.keys(env).map((name) => [name, process.env[name]]))
     Object.assign(process.env, env)
@@ -300,6 +336,10 @@ function help(): string {
       ],
       ['--passWithNoTests', 'Exit 0 when no trial is left to run (as Vitest)'],
       ['--shard <index>/<count>', "Run one shard of the configs' tasks (every trial of a task in one shard)"],
+      [
+        '--parallel <n>',
+        'Run n shards as processes on this machine and merge them into one bundle (logs in <runs>/.parallel/)',
+      ],
       ['--trials <n>', "Trials per task, instead of the configs' trials"],
       ['--concurrency <n>', "Trials in flight, instead of the configs' concurrency"],
       ['-o, --output <dir>', "Runs folder for the bundle, instead of the config's storage.runs_dir"],

@@ -1,0 +1,1 @@
+export { LocalBackend, type LocalBackendOptions } from './local-backend.ts'
