@@ -66,7 +66,7 @@ export function mergedMetadata(
     mergedFrom: all.map((m) => m.runId),
   }
   // Carried as the inputs had it (read loosely: bundles written before it was kept have none).
-  return { ...metadata, runGroup } as RunMetadata
+  return { ...metadata, runGroup }
 }
 
 /** The labels every input has with the same value. */
