@@ -46,3 +46,4 @@ export {
   type MergeInput,
   type MergeResult,
 } from './merge/index.ts'
+export { runTargets } from './run-targets.ts'

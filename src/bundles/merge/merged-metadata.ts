@@ -1,14 +1,8 @@
-import {
-  BUNDLE_FORMAT_VERSION,
-  canonicalJson,
-  type BenchmarkInfo,
-  type RunMetadata,
-  type RunnerInfo,
-  type ScoredTrial,
-} from '../../core/index.ts'
+import { BUNDLE_FORMAT_VERSION, canonicalJson, type RunMetadata, type ScoredTrial } from '../../core/index.ts'
 import { runGroupOf } from './input-checks.ts'
 import type { MergeShard } from './read-inputs.ts'
-import { unionRegistered, uniqueBy } from './union.ts'
+import { runTargets } from '../run-targets.ts'
+import { unionRegistered } from './union.ts'
 
 /**
  * The metadata of the run the inputs are parts of: complete, no shard, the run group kept, `mergedFrom` naming the
@@ -29,14 +23,7 @@ export function mergedMetadata(
     .at(-1)!
   const registeredTrials = unionRegistered(shards)
   const runGroup = all.map(runGroupOf).find((g) => g !== null) ?? null
-  const targets = uniqueBy(
-    trials.map((t) => t.runner),
-    (r: RunnerInfo) => canonicalJson(r),
-  )
-  const benchmarks = uniqueBy(
-    trials.map((t) => t.benchmark),
-    (b: BenchmarkInfo) => b.id,
-  )
+  const { targets, benchmarks } = runTargets(trials)
   const metadata: RunMetadata = {
     schemaVersion: BUNDLE_FORMAT_VERSION,
     runId,

@@ -62,10 +62,3 @@ export function unionRegistered(shards: readonly MergeShard[]): RegisteredTrials
   }
   return [...byTask.values()].sort((a, b) => cmp(a.benchmark, b.benchmark) || cmp(a.taskId, b.taskId))
 }
-
-/** Values in first-seen order, each once. */
-export function uniqueBy<T>(items: readonly T[], key: (item: T) => string): T[] {
-  const seen = new Map<string, T>()
-  for (const item of items) if (!seen.has(key(item))) seen.set(key(item), item)
-  return [...seen.values()]
-}

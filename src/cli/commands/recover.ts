@@ -8,19 +8,16 @@ import {
   unrecoveredStagings,
 } from '../../../reporters/staging.ts'
 import { derivedRunFiles } from '../../../reporters/derived-files.ts'
-import { METADATA_FILE, writeBundle } from '../../bundles/index.ts'
+import { METADATA_FILE, runTargets, writeBundle } from '../../bundles/index.ts'
 import {
   AgentEvalOpsError,
   BUNDLE_FORMAT_VERSION,
-  canonicalJson,
   checksumOf,
   isAgentEvalOpsError,
   RUN_HEADER_FILE,
   WORKER_LOG_DIR,
   sdkVersion,
-  type BenchmarkInfo,
   RunMetadata,
-  type RunnerInfo,
   type TraceEvent,
 } from '../../core/index.ts'
 import { renderMarkdownReport } from '../../reports/index.ts'
@@ -144,14 +141,7 @@ async function* eventsOf(staged: StagedRun): AsyncGenerator<TraceEvent> {
 function metadataOf(staged: StagedRun, seed: number): RunMetadata {
   const { header } = staged
   const trials = staged.trials.map((t) => t.record)
-  const targets = uniqueBy(
-    trials.map((t) => t.runner),
-    (r: RunnerInfo) => canonicalJson(r),
-  )
-  const benchmarks = uniqueBy(
-    trials.map((t) => t.benchmark),
-    (b: BenchmarkInfo) => b.id,
-  )
+  const { targets, benchmarks } = runTargets(trials)
   const startedAt = header?.startedAt ?? new Date().toISOString()
   const finishedAt = new Date().toISOString()
   return {
@@ -188,12 +178,6 @@ async function isInterrupted(bundle: string): Promise<boolean> {
   } catch {
     return false
   }
-}
-
-function uniqueBy<T>(items: readonly T[], key: (item: T) => string): T[] {
-  const seen = new Map<string, T>()
-  for (const item of items) if (!seen.has(key(item))) seen.set(key(item), item)
-  return [...seen.values()]
 }
 
 function help(): string {

@@ -13,7 +13,7 @@ import {
   isSafeRunId,
   parseManifest,
 } from './bundle-objects.ts'
-import { isNotFound, loadS3Sdk, objectStoreFailure, s3Client, type S3Sdk } from './s3-client.ts'
+import { isNotFound, loadS3Sdk, objectStoreFailure, objectText, s3Client, type S3Sdk } from './s3-client.ts'
 import { formatS3Url, keyOf, parseS3Url } from './s3-url.ts'
 
 export interface DownloadOptions {
@@ -52,7 +52,13 @@ export async function downloadBundles(
         warn(`agentevalops: skipped ${shown}: ${JSON.stringify(runId)} cannot name a bundle folder.`)
         continue
       }
-      const manifestText = await objectText(sdk, client, bucket, `${base}/${MANIFEST_FILE}`)
+      const manifestKey = `${base}/${MANIFEST_FILE}`
+      const manifestText = await objectText(
+        sdk,
+        client,
+        { bucket, key: manifestKey },
+        { what: 'download', shown: formatS3Url(bucket, manifestKey) },
+      )
       if (manifestText === undefined) {
         warn(
           `agentevalops: skipped ${shown}: it has no ${MANIFEST_FILE} (an upload still in progress, or one that died); ` +
@@ -131,21 +137,6 @@ async function listRunFolders(
       hint: 'Give each run group its own prefix.',
     },
   )
-}
-
-async function objectText(
-  sdk: S3Sdk,
-  client: S3Client,
-  bucket: string,
-  key: string,
-): Promise<string | undefined> {
-  try {
-    const got = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }))
-    return await got.Body?.transformToString('utf8')
-  } catch (e) {
-    if (isNotFound(e)) return undefined
-    throw objectStoreFailure('download', formatS3Url(bucket, key), e)
-  }
 }
 
 /** Every file the manifest lists, each checked against its size and SHA-256 as it streams to disk. */

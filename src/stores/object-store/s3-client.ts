@@ -58,3 +58,19 @@ export function objectStoreFailure(what: string, url: string, e: unknown): Agent
     },
   )
 }
+
+/** The text of an object, or undefined when there is none; `what` and `shown` word a failure (objectStoreFailure). */
+export async function objectText(
+  sdk: S3Sdk,
+  client: S3Client,
+  where: { bucket: string; key: string },
+  failure: { what: string; shown: string },
+): Promise<string | undefined> {
+  try {
+    const got = await client.send(new sdk.GetObjectCommand({ Bucket: where.bucket, Key: where.key }))
+    return await got.Body?.transformToString('utf8')
+  } catch (e) {
+    if (isNotFound(e)) return undefined
+    throw objectStoreFailure(failure.what, failure.shown, e)
+  }
+}

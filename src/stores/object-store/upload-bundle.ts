@@ -3,7 +3,7 @@ import { lstat, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { AgentEvalOpsError, errorMessage } from '../../core/index.ts'
 import { MANIFEST_FILE, TRANSFER_CONCURRENCY, forEachLimited, parseManifest } from './bundle-objects.ts'
-import { isNotFound, loadS3Sdk, objectStoreFailure, s3Client } from './s3-client.ts'
+import { loadS3Sdk, objectStoreFailure, objectText, s3Client } from './s3-client.ts'
 import { formatS3Url, keyOf, parseS3Url } from './s3-url.ts'
 
 /**
@@ -45,7 +45,12 @@ export async function uploadBundle(dir: string, url: string): Promise<{ keys: nu
   const sdk = await loadS3Sdk()
   const client = s3Client(sdk)
   try {
-    const remote = await remoteText(sdk, client, bucket, `${base}/${MANIFEST_FILE}`, target)
+    const remote = await objectText(
+      sdk,
+      client,
+      { bucket, key: `${base}/${MANIFEST_FILE}` },
+      { what: 'read', shown: target },
+    )
     if (remote !== undefined && remote !== manifestText)
       throw new AgentEvalOpsError(
         'BUNDLE_EXISTS',
@@ -86,22 +91,5 @@ export async function uploadBundle(dir: string, url: string): Promise<{ keys: nu
     return { keys: manifest.files.length + 1, url: target }
   } finally {
     client.destroy()
-  }
-}
-
-/** The text of an object, or undefined when there is none. */
-async function remoteText(
-  sdk: Awaited<ReturnType<typeof loadS3Sdk>>,
-  client: ReturnType<typeof s3Client>,
-  bucket: string,
-  key: string,
-  shown: string,
-): Promise<string | undefined> {
-  try {
-    const got = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }))
-    return await got.Body?.transformToString('utf8')
-  } catch (e) {
-    if (isNotFound(e)) return undefined
-    throw objectStoreFailure('read', shown, e)
   }
 }
