@@ -19,6 +19,7 @@ import {
   runKeyFromEnv,
   sdkVersion,
   type BenchmarkInfo,
+  type PassRateGate,
   type RegisteredTrials,
   type RunnerInfo,
   type RunSummary,
@@ -32,7 +33,7 @@ import {
   sealBundle,
   type Finding,
 } from '../src/bundles/index.ts'
-import { registeredTrials, unendedTrials } from './registered-trials.ts'
+import { passRateGates, registeredTrials, unendedTrials } from './registered-trials.ts'
 import { noTrialMatched } from './no-trial-matched.ts'
 import { whyNotWritable } from '../src/stores/index.ts'
 import { renderMarkdownReport } from '../src/reports/index.ts'
@@ -339,7 +340,13 @@ export class BundleReporter implements Reporter {
     }
     try {
       const registered = registeredTrials(modules, this.options.project)
-      const { dir, trials, summary, metadata } = await this.writeRun(run, reason, registered, unreported)
+      const gates = passRateGates(modules, this.options.project)
+      const { dir, trials, summary, metadata } = await this.writeRun(
+        run,
+        reason,
+        { registered, gates },
+        unreported,
+      )
       // The bundle lacks the traces of trials that never reported: staging keeps them until a resume finishes.
       if (!unreported) await removeStaging(run.stagingDir)
       if (metadata.status !== 'interrupted') await this.removeResumedStagings(run)
@@ -390,7 +397,7 @@ export class BundleReporter implements Reporter {
   private async writeRun(
     run: OpenRun,
     reason: TestRunEndReason,
-    registered: RegisteredTrials[],
+    { registered, gates }: { registered: RegisteredTrials[]; gates: PassRateGate[] },
     unreported: MetadataUnreported | undefined,
   ): Promise<{ dir: string; trials: ScoredTrial[]; summary: RunSummary; metadata: RunMetadata }> {
     const vitest = this.requireVitest()
@@ -447,6 +454,7 @@ export class BundleReporter implements Reporter {
       ...(unreported ? { unreported } : {}),
       resumedFrom: run.resume.map((r) => r.runId),
       runGroup: run.runGroup,
+      ...(gates.length > 0 ? { gates } : {}),
     }
     const parts = await writeSortedParts(
       run.fold,

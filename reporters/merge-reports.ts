@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import type { TestModule, Vitest } from 'vitest/node'
 import { RunMetadata, ScoresFile, errorMessage, isAgentEvalOpsError } from '../src/core/index.ts'
-import { METADATA_FILE, SCORES_FILE } from '../src/bundles/index.ts'
+import { gateLine, METADATA_FILE, SCORES_FILE } from '../src/bundles/index.ts'
 import { mergeBundles } from './merge-bundles.ts'
 import { inertText } from '../src/reports/escape-markdown.ts'
 import { terminalText } from '../src/reports/escape-terminal.ts'
@@ -77,6 +77,9 @@ export async function endMergeReports(input: MergeReportsInput): Promise<void> {
           `agentevalops: merged ${merged.shards} shard bundles (${merged.trials} trials) into ${shown(dir)}`,
         )
         for (const note of merged.notes) log(`agentevalops: ${terminalText(note)}`)
+        // No shard judged the run's pass-rate gates: the merge job does, as one run's gate case would.
+        for (const verdict of merged.gates) log(`agentevalops: ${terminalText(gateLine(verdict))}`)
+        if (merged.gates.some((v) => !v.met)) process.exitCode = 1
       } catch (error) {
         // Shards that cannot make one trustworthy bundle fail the merge job: its bundle is what CI keeps.
         process.exitCode = 1

@@ -1,6 +1,12 @@
 import { relative, sep } from 'node:path'
 import type { TestCase, TestModule } from 'vitest/node'
-import { TRIAL_ID_META_KEY, TrialCaseId, type RegisteredTrials } from '../src/core/index.ts'
+import {
+  GATE_META_KEY,
+  PassRateGate,
+  TRIAL_ID_META_KEY,
+  TrialCaseId,
+  type RegisteredTrials,
+} from '../src/core/index.ts'
 
 /**
  * The trials the run's eval cases registered (the trial cases of `project` that were to run: not those left out by
@@ -26,6 +32,22 @@ export function unendedTrials(
     return true
   })
   return { files: [...files].sort(), trials }
+}
+
+/**
+ * The pass-rate gates of the run's benchmarks, from their gate cases' meta (skipped ones included: a shard skips its
+ * gate, which the merge then judges), one per benchmark, sorted by benchmark.
+ */
+export function passRateGates(modules: readonly TestModule[], project: string): PassRateGate[] {
+  const gates = new Map<string, PassRateGate>()
+  for (const module of modules) {
+    if (module.project.name !== project) continue
+    for (const test of module.children.allTests()) {
+      const gate = PassRateGate.safeParse(test.meta()[GATE_META_KEY])
+      if (gate.success && !gates.has(gate.data.benchmark)) gates.set(gate.data.benchmark, gate.data)
+    }
+  }
+  return [...gates.values()].sort((a, b) => cmp(a.benchmark, b.benchmark))
 }
 
 function trialsOf(

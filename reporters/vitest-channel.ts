@@ -1,5 +1,6 @@
 import type {
   BaselineComparison,
+  PassRateGate,
   PROVIDE_KEY,
   ProvidedRun,
   TrialCaseId,
@@ -16,5 +17,6 @@ declare module 'vitest' {
     agentevalopsComparison?: BaselineComparison
     agentevalopsTrialCase?: true
     agentevalopsTrial?: TrialCaseId
+    agentevalopsGate?: PassRateGate
   }
 }

@@ -40,7 +40,9 @@ export { listRunFolders, planPrune, type KeepReason, type PrunePlan, type RunFol
 export { findBundleReferences, type BundleReferenceOptions } from './baseline-references.ts'
 export { resealBundle, type ResealInput } from './reseal.ts'
 export {
+  gateLine,
   mergeShards,
+  type GateVerdict,
   type MergeDerivation,
   type MergedRun,
   type MergeInput,

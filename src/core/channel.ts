@@ -58,6 +58,8 @@ export const TRIAL_CASE_META_KEY = 'agentevalopsTrialCase'
  * say which trials the run registered, and a trial that never reached it is named.
  */
 export const TRIAL_ID_META_KEY = 'agentevalopsTrial'
+/** Static meta of a benchmark's pass-rate gate case: its PassRateGate, which the bundle's metadata lists. */
+export const GATE_META_KEY = 'agentevalopsGate'
 export const TrialCaseId = z.object({
   benchmark: z.string().min(1),
   taskId: z.string().min(1),

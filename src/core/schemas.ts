@@ -406,6 +406,13 @@ export const RegisteredTrials = z.object({
 })
 export type RegisteredTrials = z.infer<typeof RegisteredTrials>
 
+/** A benchmark's aggregate gate: the share of its trials that pass must reach `minPassRate`. */
+export const PassRateGate = z.object({
+  benchmark: z.string().min(1),
+  minPassRate: z.number().min(0).max(1),
+})
+export type PassRateGate = z.infer<typeof PassRateGate>
+
 export const RunStatus = z.enum(['complete', 'interrupted', 'partial-shard'])
 export type RunStatus = z.infer<typeof RunStatus>
 
@@ -457,6 +464,11 @@ export const RunMetadata = z.object({
    * Bundles written before it was kept have none.
    */
   runGroup: z.string().nullable().optional(),
+  /**
+   * The benchmarks' pass-rate gates (`gate: { minPassRate }`): a shard does not judge its part of the run against
+   * them, the merge judges the whole. Bundles written before they were kept, and runs without one, have none.
+   */
+  gates: z.array(PassRateGate).optional(),
 })
 export type RunMetadata = z.infer<typeof RunMetadata>
 

@@ -5,8 +5,9 @@ import { existsSync } from 'node:fs'
 import { cp, mkdir, readdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { tempDir } from '../bundles/fixtures.ts'
+import { FIXTURE_BENCHMARK, tempDir } from '../bundles/fixtures.ts'
 import { shardRunId, writeShard } from '../bundles/shard-fixtures.ts'
+import { readScores } from '../e2e/helpers.ts'
 import { runCli } from './helpers.ts'
 
 let work: { path: string; remove: () => Promise<void> }
@@ -101,6 +102,65 @@ describe('agentevalops merge', () => {
     expect(await refused(shards)).toEqual([
       `agentevalops merge: refused: 2 trial(s) are in both ${both}: task "task-1" trial 0 (benchmark "toy"), ` +
         `task "task-1" trial 1 (benchmark "toy"); ${why}`,
+    ])
+  })
+
+  it('judges the pass-rate gate the shards list on the merged run: exit 1 with the line when below, the bundle kept', async () => {
+    const gated = (minPassRate: number) => ({
+      metadata: { gates: [{ benchmark: FIXTURE_BENCHMARK.id, minPassRate }] },
+    })
+    const write = (dir: string, minPassRate: number) =>
+      Promise.all([
+        writeShard(work.path, dir, {
+          shard: { index: 1, count: 2 },
+          tasks: ['task-0'],
+          ...gated(minPassRate),
+        }),
+        writeShard(work.path, dir, {
+          shard: { index: 2, count: 2 },
+          tasks: ['task-1', 'task-2'],
+          ...gated(minPassRate),
+        }),
+      ])
+    // The merged run's own pass rate, which no shard saw whole.
+    await write(join(work.path, 'probe'), 0)
+    const probe = await runCli('merge', join(work.path, 'probe'), '--output', join(work.path, 'probe-out'))
+    expect(probe.code, probe.stderr).toBe(0)
+    const [probed] = await readdir(join(work.path, 'probe-out'))
+    const { trials } = await readScores(join(work.path, 'probe-out', probed!))
+    const rate = trials.filter((t) => t.passed).length / trials.length
+    expect(rate).toBeGreaterThan(0)
+    expect(rate).toBeLessThan(1)
+    expect(probe.stdout).toContain(
+      `agentevalops merge: gate toy: pass rate ${rate.toFixed(3)} over 6 trials reaches 0`,
+    )
+
+    await write(shards, Math.min(1, rate + 0.01))
+    const below = await runCli('merge', shards, '--output', out)
+    expect(below.code, below.stderr).toBe(1)
+    expect(below.stderr).toContain(
+      `agentevalops merge: gate toy: pass rate ${rate.toFixed(3)} over 6 trials is below ${Math.min(1, rate + 0.01)}`,
+    )
+    // The run's bundle is written all the same: the gate judges it, it does not make it.
+    const [dir] = await written()
+    const merged = await runCli('validate-bundle', join(out, dir!))
+    expect(merged.code, merged.stdout).toBe(0)
+  })
+
+  it('refuses shards that gate a benchmark differently', async () => {
+    const one = await writeShard(work.path, shards, {
+      shard: { index: 1, count: 2 },
+      tasks: ['task-0'],
+      metadata: { gates: [{ benchmark: FIXTURE_BENCHMARK.id, minPassRate: 0.5 }] },
+    })
+    const two = await writeShard(work.path, shards, {
+      shard: { index: 2, count: 2 },
+      tasks: ['task-1'],
+      metadata: { gates: [{ benchmark: FIXTURE_BENCHMARK.id, minPassRate: 0.9 }] },
+    })
+    expect(await refused(one, two)).toEqual([
+      `agentevalops merge: refused: ${two} (shard 2/2, run ${shardRunId(2)}) gates toy at a pass rate of 0.9, ` +
+        `${one} (shard 1/2, run ${shardRunId(1)}) at 0.5: they are not shards of one run`,
     ])
   })
 

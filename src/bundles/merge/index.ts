@@ -5,3 +5,4 @@ export {
   type MergeInput,
   type MergeResult,
 } from './merge-shards.ts'
+export { gateLine, type GateVerdict } from './gates.ts'

@@ -1,6 +1,7 @@
 import { canonicalJson, type RunMetadata } from '../../core/index.ts'
 import { recordKey, trialKeyString, type TrialKey } from '../layout.ts'
 import { nameTrials } from '../registered-checks.ts'
+import { gateProblems } from './gates.ts'
 import type { MergeShard } from './read-inputs.ts'
 
 /**
@@ -13,7 +14,12 @@ export function mergeProblems(shards: readonly MergeShard[]): string[] {
   const problems = [...sameRunIdTwice(shards), ...statusProblems(shards)]
   // A bundle given twice would also read as a different config and as every trial twice: say only the first.
   if (problems.length > 0) return problems
-  return [...configProblems(shards), ...shardSetProblems(shards), ...duplicateTrials(shards)]
+  return [
+    ...configProblems(shards),
+    ...gateProblems(shards),
+    ...shardSetProblems(shards),
+    ...duplicateTrials(shards),
+  ]
 }
 
 function sameRunIdTwice(shards: readonly MergeShard[]): string[] {

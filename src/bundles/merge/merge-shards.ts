@@ -8,6 +8,7 @@ import {
 } from '../../core/index.ts'
 import { writeBundle, type ExtraFile } from '../writer.ts'
 import { carriedFiles } from './carried-files.ts'
+import { gateVerdicts, type GateVerdict } from './gates.ts'
 import { mergeProblems } from './input-checks.ts'
 import { mergedMetadata } from './merged-metadata.ts'
 import { readInputs, type MergeShard } from './read-inputs.ts'
@@ -32,6 +33,11 @@ export interface MergeResult {
   shards: number
   /** What the merged bundle does not carry over from its inputs, and why (a baseline comparison). */
   notes: string[]
+  /**
+   * The merged run against its benchmarks' pass-rate gates, which no shard judged: a caller fails (exit 1) when one
+   * is not met, as the gate case of one process running the same work would.
+   */
+  gates: GateVerdict[]
 }
 
 /** The merged run, as the derivation draws its files from it. */
@@ -88,7 +94,14 @@ export async function mergeShards(input: MergeInput, derive: MergeDerivation): P
     extraFiles: carried.files,
     derivedFiles: derive.derivedFiles(run),
   })
-  return { dir, runId, trials: trials.length, shards: shards.length, notes: notesOf(shards) }
+  return {
+    dir,
+    runId,
+    trials: trials.length,
+    shards: shards.length,
+    notes: notesOf(shards),
+    gates: gateVerdicts(metadata.gates ?? [], trials),
+  }
 }
 
 /** Shards by index; whole runs as given. */

@@ -2,6 +2,7 @@ import { BUNDLE_FORMAT_VERSION, canonicalJson, type RunMetadata, type ScoredTria
 import { runGroupOf } from './input-checks.ts'
 import type { MergeShard } from './read-inputs.ts'
 import { runTargets } from '../run-targets.ts'
+import { mergedGates } from './gates.ts'
 import { unionRegistered } from './union.ts'
 
 /**
@@ -52,6 +53,8 @@ export function mergedMetadata(
     resumedFrom: [...new Set(all.flatMap((m) => m.resumedFrom))],
     mergedFrom: all.map((m) => m.runId),
   }
+  const gates = mergedGates(all)
+  if (gates.length > 0) metadata.gates = gates
   // Carried as the inputs had it (read loosely: bundles written before it was kept have none).
   return { ...metadata, runGroup }
 }

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { readdir, stat } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
 import { mergeBundles } from '../../../reporters/merge-bundles.ts'
-import { MANIFEST_FILE, METADATA_FILE } from '../../bundles/index.ts'
+import { gateLine, MANIFEST_FILE, METADATA_FILE } from '../../bundles/index.ts'
 import { AgentEvalOpsError, isAgentEvalOpsError } from '../../core/index.ts'
 import { terminalText } from '../../reports/escape-terminal.ts'
 import { withBundleArgs } from '../bundle-args.ts'
@@ -43,7 +43,11 @@ export const mergeCommand: Command = {
       io.out(
         `merged ${merged.shards} bundle(s), ${merged.trials} trial(s) → ${terminalText(shown)} (run ${terminalText(merged.runId)})`,
       )
-      return 0
+      // No shard judged the run's pass-rate gates: the merge does, and fails as one run's gate case would.
+      for (const verdict of merged.gates)
+        if (verdict.met) io.out(`agentevalops merge: ${terminalText(gateLine(verdict))}`)
+        else io.err(`agentevalops merge: ${terminalText(gateLine(verdict))}`)
+      return merged.gates.every((v) => v.met) ? 0 : 1
     } catch (e) {
       if (!isAgentEvalOpsError(e, 'MERGE_REFUSED')) throw e
       for (const line of e.message.split('\n')) io.err(`agentevalops merge: ${terminalText(line)}`)

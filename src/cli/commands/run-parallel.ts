@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs'
 import { readdir, rm } from 'node:fs/promises'
 import { join, relative, resolve } from 'node:path'
 import { mergeBundles } from '../../../reporters/merge-bundles.ts'
+import { gateLine } from '../../bundles/index.ts'
 import { LocalBackend } from '../../cloud/index.ts'
 import {
   errorMessage,
@@ -158,12 +159,15 @@ export async function runParallel(input: ParallelRunInput): Promise<number> {
     io.out(
       `agentevalops run: merged ${merged.shards} shard${merged.shards === 1 ? '' : 's'} (${merged.trials} trial${merged.trials === 1 ? '' : 's'}) into ${shown(merged.dir)}`,
     )
+    for (const verdict of merged.gates)
+      if (verdict.met) io.out(`agentevalops run: ${gateLine(verdict)}`)
+      else io.err(`agentevalops run: ${gateLine(verdict)}`)
     const failed = ended.filter((e) => e.status.exitCode !== 0)
     for (const { job } of failed)
       io.err(
         `agentevalops run: shard ${job.label} had failing trials or gates; its log: ${shown(job.logFile)}`,
       )
-    return failed.length > 0 ? 1 : 0
+    return failed.length > 0 || merged.gates.some((v) => !v.met) ? 1 : 0
   } finally {
     for (const s of SIGNALS) process.off(s, onSignal)
     // Whatever happened here, no shard outlives the run.
