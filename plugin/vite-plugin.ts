@@ -492,11 +492,6 @@ function unwatchOutput(
   watcher.unwatch(dir)
 }
 
-/** The shard of the run from the environment (AGENTEVALOPS_SHARD, or an engine's index), or null when unset. */
-export function shardFromEnv(env: NodeJS.ProcessEnv): Shard | null {
-  return shardFromEnvironment(env)
-}
-
 /** AGENTEVALOPS_LABELS: a JSON object of string values. */
 export function labelsFromEnv(env: NodeJS.ProcessEnv): Record<string, string> {
   const raw = env[CONFIG_ENV.labels]

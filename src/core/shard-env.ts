@@ -13,14 +13,10 @@ export const ENGINE_INDEX_ENV = ['JOB_COMPLETION_INDEX', 'AWS_BATCH_JOB_ARRAY_IN
 
 /**
  * The shard this process runs, or null for the whole run: the explicit one (Vitest's `--shard` flag, then
- * AGENTEVALOPS_SHARD), else the engine's index with AGENTEVALOPS_SHARD_COUNT (or `countFallback`). Throws a
+ * AGENTEVALOPS_SHARD), else the engine's index with AGENTEVALOPS_SHARD_COUNT. Throws a
  * CONFIG_INVALID error naming the variable when they do not make a shard.
  */
-export function shardFromEnvironment(
-  env: NodeJS.ProcessEnv,
-  flag: Shard | null = null,
-  countFallback: number | null = null,
-): Shard | null {
+export function shardFromEnvironment(env: NodeJS.ProcessEnv, flag: Shard | null = null): Shard | null {
   if (flag) return flag
   const explicit = setValue(env[SHARD_ENV])
   if (explicit !== undefined) return parseShard(explicit, SHARD_ENV)
@@ -44,24 +40,21 @@ export function shardFromEnvironment(
       { hint: `Leave ${engine} to the engine, or pass --shard <index>/<count> (or ${SHARD_ENV}) instead.` },
     )
   }
-  let count = countFallback
-  if (rawCount !== undefined) {
-    count = /^\d+$/.test(rawCount) ? Number(rawCount) : 0
-    if (count < 1) {
-      throw new AgentEvalOpsError(
-        'CONFIG_INVALID',
-        `${SHARD_COUNT_ENV} must be a whole number ≥ 1, got ${JSON.stringify(rawCount)}.`,
-        { hint: `Set it to the number of shards: the Indexed Job's completions, the array job's size.` },
-      )
-    }
-  }
-  if (count === null) {
+  if (rawCount === undefined) {
     throw new AgentEvalOpsError(
       'CONFIG_INVALID',
       `${engine} is set (${rawIndex}) but ${SHARD_COUNT_ENV} is not: the number of shards is unknown.`,
       {
         hint: `Set ${SHARD_COUNT_ENV} to the number of shards (the Indexed Job's completions, the array job's size), or pass --shard <index>/<count>.`,
       },
+    )
+  }
+  const count = /^\d+$/.test(rawCount) ? Number(rawCount) : 0
+  if (count < 1) {
+    throw new AgentEvalOpsError(
+      'CONFIG_INVALID',
+      `${SHARD_COUNT_ENV} must be a whole number ≥ 1, got ${JSON.stringify(rawCount)}.`,
+      { hint: `Set it to the number of shards: the Indexed Job's completions, the array job's size.` },
     )
   }
   const index = Number(rawIndex)

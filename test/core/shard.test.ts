@@ -76,10 +76,6 @@ describe('shardFromEnvironment: the shard asked for, explicitly or by the engine
     }
   })
 
-  it('takes the count from the caller when AGENTEVALOPS_SHARD_COUNT is unset', () => {
-    expect(shardFromEnvironment({ JOB_COMPLETION_INDEX: '2' }, null, 3)).toEqual({ index: 3, count: 3 })
-  })
-
   it('lets an explicit shard win: the flag, then AGENTEVALOPS_SHARD, then the engine index', () => {
     const env = { AGENTEVALOPS_SHARD: '2/3', JOB_COMPLETION_INDEX: '0', AGENTEVALOPS_SHARD_COUNT: '4' }
     expect(shardOf(env, { index: 1, count: 2 })).toEqual({ index: 1, count: 2 })

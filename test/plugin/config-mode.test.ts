@@ -10,13 +10,12 @@ import {
   configFilesFromEnv,
   labelsFromEnv,
   loadConfigSet,
-  shardFromEnv,
   ownFile,
 } from '../../plugin/vite-plugin.ts'
 import { BundleReporter } from '../../reporters/bundle-reporter.ts'
 import { ProgressReporter } from '../../reporters/progress-reporter.ts'
 import { ConfigError } from '../../src/config/index.ts'
-import { checksumOf } from '../../src/core/index.ts'
+import { checksumOf, shardFromEnvironment as shardFromEnv } from '../../src/core/index.ts'
 
 const SMOKE = `name: smoke
 labels: { purpose: smoke, team: core }
