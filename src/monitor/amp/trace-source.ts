@@ -61,7 +61,7 @@ export function createAmpTraceSource(options: AmpTraceSourceOptions): MonitorTra
 
   async function* pages(window: MonitorWindow, signal: AbortSignal): AsyncGenerator<SourcedTrace[]> {
     let offset = 0
-    // Each page must move the offset forward, so the loop ends after at most (total / 1) pages.
+    // Each page moves the offset forward or ends the loop, so it runs at most once per trace of the window.
     for (;;) {
       if (signal.aborted) return
       const query = new URLSearchParams({
@@ -90,7 +90,9 @@ export function createAmpTraceSource(options: AmpTraceSourceOptions): MonitorTra
         throw e
       }
       const page = parsePage(body, where, offset)
-      const items = page.traces.map((raw, i) => sourced(raw, offset + i))
+      const items = page.traces
+        .map((raw, i) => sourced(raw, offset + i))
+        .filter((item) => inWindow(item, window))
       if (items.length > 0) yield items
       const next = nextOffset(page, offset, pageSize, where)
       if (next === null) return
@@ -121,6 +123,9 @@ function parsePage(body: string, where: string, offset: number): ExportPage {
 /** Where the next page starts, or null when this one was the last. */
 function nextOffset(page: ExportPage, offset: number, pageSize: number, where: string): number | null {
   const got = page.traces.length
+  // More than was asked for: the service ignored the paging and sent the whole window (the seed's service does,
+  // up to its cap); asking for the next offset would get the same traces again.
+  if (got > pageSize) return null
   if (page.nextOffset !== undefined) {
     if (page.nextOffset === null) return null
     if (page.nextOffset <= offset) {
@@ -133,6 +138,16 @@ function nextOffset(page: ExportPage, offset: number, pageSize: number, where: s
   // The service may cap a page below what was asked, so the total decides, not the page's length.
   if (page.totalCount !== undefined) return offset + got < page.totalCount ? offset + got : null
   return got < pageSize ? null : offset + got
+}
+
+/**
+ * The service matches traces by any span that started in [start, end], so a trace that straddles a boundary comes
+ * back in both windows; by the trace's own start it belongs to one of them only, so windows partition the traces.
+ */
+function inWindow(item: SourcedTrace, window: MonitorWindow): boolean {
+  if (!item.ok) return true
+  const start = Date.parse(item.trace.startTime)
+  return start >= window.start.getTime() && start < window.end.getTime()
 }
 
 function sourced(raw: unknown, index: number): SourcedTrace {

@@ -94,6 +94,36 @@ describe('createAmpTraceSource (the seed traces API)', () => {
     expect(idsOf(pages)).toEqual(Array.from({ length: 7 }, (_, i) => traceId(i)))
   })
 
+  it.each([
+    ['with totalCount, as the seed service does', true],
+    ['without totalCount', false],
+  ])(
+    'reads a service that ignores the paging and sends the whole window %s in one request',
+    async (_, total) => {
+      const all = Array.from({ length: 23 }, (_, i) => fullTrace(i))
+      const server = await startFakeHttp(() => ({
+        status: 200,
+        body: total ? { traces: all, totalCount: all.length } : { traces: all },
+      }))
+      servers.push(server)
+      const pages = await collect(source(server).pages(WINDOW, new AbortController().signal))
+      expect(idsOf(pages)).toEqual(Array.from({ length: 23 }, (_, i) => traceId(i)))
+      expect(server.requests).toHaveLength(1)
+    },
+  )
+
+  it('yields only the traces that started in [start, end): one straddling a boundary belongs to one window', async () => {
+    // Traces i start at 10:00 + i minutes; the service matches them by any span in the window, ends included.
+    const server = await startFakeHttp(() => ({
+      status: 200,
+      body: { traces: [fullTrace(4), fullTrace(5), fullTrace(9), fullTrace(10)], totalCount: 4 },
+    }))
+    servers.push(server)
+    const window = { start: new Date('2026-03-04T10:05:00.000Z'), end: new Date('2026-03-04T10:10:00.000Z') }
+    const pages = await collect(source(server).pages(window, new AbortController().signal))
+    expect(idsOf(pages)).toEqual([traceId(5), traceId(9)])
+  })
+
   it('retries a 500 in the middle of the window and reads every trace once', async () => {
     let failedOnce = false
     const server = await startFakeHttp((request) => {
