@@ -20,6 +20,22 @@ export const AMP_RETRY_BASE_DELAY_MS = 2_000
 export const AMP_RETRY_MAX_DELAY_MS = 30_000
 export const AMP_REQUEST_TIMEOUT_MS = 30_000
 
+/** One request of a seed service, as fetchWithRetry sends it. */
+export interface RetriedRequest {
+  /** For messages: e.g. `publisher http://host/api/v1/…`, never a credential. */
+  what: string
+  url: string
+  /** Called per attempt, so a retry after a long wait carries a fresh token. */
+  init: () => Promise<RequestInit>
+  /** Redacted from every message, besides the Authorization header's value. */
+  secrets?: readonly string[]
+  /**
+   * Called on a 401: true when the credential sent was dropped, so one more attempt with a fresh one is worth it
+   * (a token revoked or rotated before its expiry). A second 401 is the caller's to report.
+   */
+  reauthorize?: () => boolean
+}
+
 /** A response we stopped at: a 2xx, or a status that retrying would not change (a 4xx other than 429). */
 export interface HttpAnswer {
   status: number
@@ -32,33 +48,38 @@ const BODY_SNIPPET = 300
 
 /**
  * Sends one request, retried with exponential backoff (or the server's `retry-after`, capped) while the answer is
- * a 5xx, a 429 or no answer at all. `init` is called per attempt, so a retry after a long wait carries a fresh
- * token. Throws INFRA_FAILURE once the attempts are spent (the message names `what`, never a credential: the
- * Authorization header's value and `secrets` are redacted from it), RUN_ABORTED when `signal` aborts.
+ * a 5xx, a 429 or no answer at all. Throws INFRA_FAILURE once the attempts are spent (the message names `what`,
+ * never a credential), RUN_ABORTED when `signal` aborts.
  */
 export async function fetchWithRetry(
-  what: string,
-  url: string,
-  init: () => Promise<RequestInit>,
+  request: RetriedRequest,
   signal: AbortSignal,
   options: RetryOptions = {},
-  secrets: readonly string[] = [],
 ): Promise<HttpAnswer> {
+  const { what, url } = request
   const attempts = options.attempts ?? AMP_RETRY_ATTEMPTS
   const sleep = options.sleep ?? abortableSleep
   const timeoutMs = options.timeoutMs ?? AMP_REQUEST_TIMEOUT_MS
+  let reauthorized = false
   for (let attempt = 1; ; attempt++) {
     if (signal.aborted) throw aborted(what, signal.reason)
-    const request = await init()
-    const redact = (text: string): string => redactSecrets(text, [...secrets, ...credentialsOf(request)])
+    const init = await request.init()
+    const secrets = [...(request.secrets ?? []), ...credentialsOf(init)]
+    const redact = (text: string): string => redactSecrets(text, secrets)
     let failure: string
     let retryAfterMs: number | undefined
     try {
       const response = await fetch(url, {
-        ...request,
+        ...init,
         signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
       })
       const body = await response.text()
+      if (response.status === 401 && !reauthorized && request.reauthorize?.() === true) {
+        // Not a failure of the service: the same attempt again, with the fresh credential.
+        reauthorized = true
+        attempt--
+        continue
+      }
       if (response.status !== 429 && response.status < 500) {
         return { status: response.status, headers: response.headers, body }
       }

@@ -5,6 +5,8 @@ import { describeUrl, fetchWithRetry, type RetryOptions } from './http-retry.ts'
 /** A bearer token for the seed's services, fetched when needed and reused while it is valid. */
 export interface TokenProvider {
   token(signal: AbortSignal): Promise<string>
+  /** The service refused `token` before its expiry (revoked, keys rotated): the next token() fetches a new one. */
+  invalidate?(token: string): void
 }
 
 /** A token is replaced this long before it expires, so a request sent with it does not arrive expired. */
@@ -89,21 +91,23 @@ export function createIdpTokenProvider(options: IdpTokenOptions): TokenProvider 
     const requestedAt = now()
     // Not the caller's signal: a caller that gives up must not fail the others waiting on the same token.
     const answer = await fetchWithRetry(
-      `token request to ${where}`,
-      options.tokenUrl,
-      () =>
-        Promise.resolve({
-          method: 'POST',
-          headers: {
-            authorization: `Basic ${basic}`,
-            'content-type': 'application/x-www-form-urlencoded',
-            accept: 'application/json',
-          },
-          body: 'grant_type=client_credentials',
-        }),
+      {
+        what: `token request to ${where}`,
+        url: options.tokenUrl,
+        init: () =>
+          Promise.resolve({
+            method: 'POST',
+            headers: {
+              authorization: `Basic ${basic}`,
+              'content-type': 'application/x-www-form-urlencoded',
+              accept: 'application/json',
+            },
+            body: 'grant_type=client_credentials',
+          }),
+        secrets: [options.clientSecret],
+      },
       new AbortController().signal,
       options.retry,
-      [options.clientSecret],
     )
     if (answer.status < 200 || answer.status > 299) throw refused(where, answer.status, answer.body)
     const parsed = TokenResponse.safeParse(parseJson(answer.body))
@@ -133,6 +137,10 @@ export function createIdpTokenProvider(options: IdpTokenOptions): TokenProvider 
         inFlight = null
       })
       return raceAbort(inFlight, signal, where)
+    },
+    invalidate(token) {
+      // A request that went out with an older token must not drop the one that replaced it.
+      if (cached?.token === token) cached = null
     },
   }
 }

@@ -23,4 +23,5 @@ export {
   AMP_REQUEST_TIMEOUT_MS,
   type RetryOptions,
   type HttpAnswer,
+  type RetriedRequest,
 } from './http-retry.ts'

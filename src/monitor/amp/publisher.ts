@@ -1,5 +1,6 @@
 import { AgentEvalOpsError, ScoresPayload } from '../../core/index.ts'
 import type { MonitorScoreBatch, ScorePublisher } from '../contract.ts'
+import { bearerAuth } from './bearer.ts'
 import { describeUrl, fetchWithRetry, snippet, type RetryOptions } from './http-retry.ts'
 import type { TokenProvider } from './idp-token.ts'
 
@@ -46,18 +47,22 @@ export function createAmpPublisher(options: AmpPublisherOptions): ScorePublisher
     description,
     async publish(batch, signal) {
       const body = JSON.stringify(toScoresPayload(batch))
+      const auth = bearerAuth(options.tokens, signal)
       const answer = await fetchWithRetry(
-        description,
-        url,
-        async () => ({
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            accept: 'application/json',
-            ...(options.tokens ? { authorization: `Bearer ${await options.tokens.token(signal)}` } : {}),
-          },
-          body,
-        }),
+        {
+          what: description,
+          url,
+          init: async () => ({
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json',
+              ...(await auth.headers()),
+            },
+            body,
+          }),
+          reauthorize: () => auth.reauthorize(),
+        },
         signal,
         options.retry,
       )

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { AgentEvalOpsError, FullTrace, isAgentEvalOpsError } from '../../core/index.ts'
 import type { MonitorTraceSource, MonitorWindow, SourcedTrace } from '../contract.ts'
+import { bearerAuth } from './bearer.ts'
 import { describeUrl, fetchWithRetry, snippet, type RetryOptions } from './http-retry.ts'
 import type { TokenProvider } from './idp-token.ts'
 
@@ -75,10 +76,17 @@ export function createAmpTraceSource(options: AmpTraceSourceOptions): MonitorTra
       })
       let body: string
       try {
+        const auth = bearerAuth(options.tokens, signal)
         const answer = await fetchWithRetry(
-          description,
-          `${url}?${query.toString()}`,
-          async () => ({ method: 'GET', headers: await headers(options.tokens, signal) }),
+          {
+            what: description,
+            url: `${url}?${query.toString()}`,
+            init: async () => ({
+              method: 'GET',
+              headers: { accept: 'application/json', ...(await auth.headers()) },
+            }),
+            reauthorize: () => auth.reauthorize(),
+          },
           signal,
           options.retry,
         )
@@ -101,11 +109,6 @@ export function createAmpTraceSource(options: AmpTraceSourceOptions): MonitorTra
   }
 
   return { description, pages }
-}
-
-async function headers(tokens: TokenProvider | null, signal: AbortSignal): Promise<Record<string, string>> {
-  const base = { accept: 'application/json' }
-  return tokens ? { ...base, authorization: `Bearer ${await tokens.token(signal)}` } : base
 }
 
 function parsePage(body: string, where: string, offset: number): ExportPage {

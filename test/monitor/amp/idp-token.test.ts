@@ -108,6 +108,43 @@ describe('idpTokenProviderFromEnv (OAuth2 client credentials, client_secret_basi
     expect(seen).toEqual(['Bearer token-1', 'Bearer token-1', 'Bearer token-2', 'Bearer token-2'])
   })
 
+  it('gets a fresh token once when a service refuses one before its expiry, and reports a second refusal', async () => {
+    const idp = await startIdp(3600)
+    const tokens = idpTokenProviderFromEnv(env(idp))
+    // The traces service has revoked token-1; token-2 and later are good.
+    const traces = await startFakeHttp((request) =>
+      request.headers.authorization === 'Bearer token-1'
+        ? { status: 401, body: { error: 'token revoked' } }
+        : { status: 200, body: { traces: [fullTrace(0)], totalCount: 1 } },
+    )
+    servers.push(traces)
+    const options = { organization: 'o', project: 'p', agent: 'a', environment: 'e', tokens }
+    const window = { start: new Date(0), end: new Date('2030-01-01T00:00:00Z') }
+    let read = 0
+    for await (const page of createAmpTraceSource({ endpoint: traces.url, ...options }).pages(window, NEVER))
+      read += page.length
+    expect(read).toBe(1)
+    expect(traces.requests.map((r) => r.headers.authorization)).toEqual(['Bearer token-1', 'Bearer token-2'])
+    expect(idp.requests).toHaveLength(2)
+
+    // A service that refuses every token: one fresh token is tried, then the refusal is reported.
+    const refusing = await startFakeHttp(() => ({ status: 401, body: { error: 'unknown audience' } }))
+    servers.push(refusing)
+    const error = await (async () => {
+      for await (const _ of createAmpTraceSource({ endpoint: refusing.url, ...options }).pages(
+        window,
+        NEVER,
+      ));
+    })().catch((e: unknown) => e)
+    expect(isAgentEvalOpsError(error, 'INFRA_FAILURE')).toBe(true)
+    expect((error as Error).message).toContain('HTTP 401')
+    expect((error as Error).message).toContain('IDP_')
+    expect(refusing.requests.map((r) => r.headers.authorization)).toEqual([
+      'Bearer token-2',
+      'Bearer token-3',
+    ])
+  })
+
   it('keeps the token until TOKEN_REFRESH_MARGIN_MS before it expires, not longer', async () => {
     const idp = await startIdp(120)
     let clock = 1_000_000
