@@ -36,7 +36,10 @@ export interface RetriedRequest {
   reauthorize?: () => boolean
 }
 
-/** A response we stopped at: a 2xx, or a status that retrying would not change (a 4xx other than 429). */
+/**
+ * A response we stopped at: a 2xx, or a status that retrying would not change (a 4xx other than 429), whose body
+ * has the request's credentials redacted.
+ */
 export interface HttpAnswer {
   status: number
   headers: Headers
@@ -81,7 +84,8 @@ export async function fetchWithRetry(
         continue
       }
       if (response.status !== 429 && response.status < 500) {
-        return { status: response.status, headers: response.headers, body }
+        // A refusal's body ends up in messages; a success's is the caller's data (a token response, say).
+        return { status: response.status, headers: response.headers, body: response.ok ? body : redact(body) }
       }
       failure = `HTTP ${response.status}${snippet(body)}`
       retryAfterMs = parseRetryAfter(response.headers)

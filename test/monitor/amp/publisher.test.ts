@@ -241,12 +241,13 @@ describe('createAmpPublisher (the seed publisher API)', () => {
   it('does not retry a 400', async () => {
     const { server, waits, publisher } = await publisherAt(() => ({
       status: 400,
-      body: { error: 'aggregatedScores[0].level: unknown level' },
+      body: { error: 'aggregatedScores[0].level: unknown level', request: 'Bearer publisher-token-42' },
     }))
     const error = await publisher.publish(batch(), NEVER).catch((e: unknown) => e)
     expect(isAgentEvalOpsError(error, 'INFRA_FAILURE')).toBe(true)
     expect((error as Error).message).toContain('refused the scores (HTTP 400')
     expect((error as Error).message).toContain('unknown level')
+    expect((error as Error).message).not.toContain('publisher-token-42')
     expect(server.requests).toHaveLength(1)
     expect(waits).toEqual([])
   })
