@@ -144,6 +144,22 @@ describe('createAmpTraceSource (the seed traces API)', () => {
     expect(waits).toEqual([2_000])
   })
 
+  it('retries a request that gets no answer within the timeout, waiting with the real sleep', async () => {
+    const server = await startFakeHttp((request) =>
+      // The first request is never answered (the server holds it until it closes).
+      request.index === 0 ? new Promise<Reply>(() => {}) : exportPage(4, request, 'totalCount'),
+    )
+    servers.push(server)
+    const pages = await collect(
+      source(server, { retry: { timeoutMs: 300, baseDelayMs: 1 } }).pages(
+        WINDOW,
+        new AbortController().signal,
+      ),
+    )
+    expect(idsOf(pages)).toEqual(Array.from({ length: 4 }, (_, i) => traceId(i)))
+    expect(server.requests).toHaveLength(2)
+  })
+
   it('gives up after 3 attempts of 500 with INFRA_FAILURE naming the endpoint, after yielding the pages it read', async () => {
     const server = await startFakeHttp((request) =>
       request.query.get('offset') === '0'
