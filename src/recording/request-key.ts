@@ -32,6 +32,8 @@ const REQUEST_FIELDS = [
   'frequency_penalty',
   'presence_penalty',
   'parallel_tool_calls',
+  // The AI SDK's per-provider settings (reasoning effort, caching…), as traced() models record them.
+  'providerOptions',
 ] as const
 
 export function normalizeRequest(request: JsonObject): JsonObject {

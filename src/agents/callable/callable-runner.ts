@@ -6,6 +6,7 @@ import {
   type RunnerInfo,
 } from '../../core/index.ts'
 import { createSession, type CallableSession } from './context.ts'
+import { runInTrial } from './trial-scope.ts'
 import type { CallableAgent, CallableResult, CallableRunnerOptions } from './types.ts'
 
 /**
@@ -47,7 +48,10 @@ export function callableRunner(fn: CallableAgent, options: CallableRunnerOptions
       const session = createSession(ctx)
       let returned: CallableResult
       try {
-        returned = await fn({ task, prompt: task.prompt, input: task.input, env }, session.context)
+        // In the trial's async scope, so a model wrapped with traced() (AI SDK) finds the trial by itself.
+        returned = await runInTrial({ context: session.context, run: ctx }, () =>
+          fn({ task, prompt: task.prompt, input: task.input, env }, session.context),
+        )
       } catch (e) {
         // An SDK wraps what its fetch or callback threw: the trial ends on the recording error itself.
         throw session.recordingError ?? e

@@ -1,4 +1,5 @@
 export { callableRunner } from './callable-runner.ts'
+export { currentCallableTrial, type CallableTrial } from './trial-scope.ts'
 export type {
   CallableAgent,
   CallableContext,

@@ -1,0 +1,2 @@
+export { traced } from './traced.ts'
+export { agentEvalOpsMiddleware } from './middleware.ts'
