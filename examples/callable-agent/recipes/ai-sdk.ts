@@ -1,30 +1,25 @@
 import { createOpenAI } from '@ai-sdk/openai'
 import { generateText, stepCountIs, tool } from 'ai'
 import { z } from 'zod'
-import { callableRunner } from '../../../src/index.ts'
+import { callableRunner, traced } from '../../../src/index.ts'
 import { search } from '../research-assistant.ts'
 
 export const aiSdkRunner = callableRunner(
-  async ({ prompt }, ctx) => {
-    const openai = createOpenAI({
-      // Every model call goes through ctx.fetch: recorded, replayed, and in the trace with its usage.
-      fetch: ctx.fetch,
-      // A replay needs no key, but the provider insists on one.
-      apiKey: process.env.OPENAI_API_KEY ?? 'replayed',
-    })
+  async ({ prompt }) => {
+    // traced(): every model call, tool call and tool result is in the trace, the trial's limits hold, and the
+    // calls are recorded and replayed (a replay never calls the provider, so it needs no key).
+    const model = traced(createOpenAI().chat('gpt-4.1-mini'))
     const { text } = await generateText({
-      model: openai.chat('gpt-4.1-mini'),
+      model,
       prompt,
       tools: {
         search: tool({
           description: 'Search the fact index',
           inputSchema: z.object({ query: z.string() }),
-          execute: (input, { toolCallId }) =>
-            ctx.toolCall('search', input, ({ query }) => search(query), { callId: toolCallId }),
+          execute: ({ query }) => search(query),
         }),
       },
       stopWhen: stepCountIs(10),
-      abortSignal: ctx.signal,
     })
     return text
   },
