@@ -88,8 +88,8 @@ describe('traced(model)', () => {
           lookup: tool({
             description: 'Looks it up',
             inputSchema: z.object({ q: z.string() }),
-            execute: () => {
-              throw new Error('index offline')
+            execute: ({ q }): { hits: string[] } => {
+              throw new Error(`index offline (asked ${q})`)
             },
           }),
         },
@@ -105,11 +105,11 @@ describe('traced(model)', () => {
     expect(result).toMatchObject({ terminatedBy: 'completed', finalAnswer: 'gave up' })
     expect(events.find((e) => e.kind === 'agent.tool_result')?.payload).toEqual({
       tool: 'lookup',
-      result: { error: 'index offline' },
+      result: { error: 'index offline (asked x)' },
       isError: true,
       callId: 'call_1',
     })
-    expect(JSON.stringify(server.requests[1]?.body)).toContain('index offline')
+    expect(JSON.stringify(server.requests[1]?.body)).toContain('index offline (asked x)')
   })
 
   it('one model made once serves concurrent trials, each call and tool in its own trial', async () => {
