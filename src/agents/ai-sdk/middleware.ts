@@ -1,5 +1,5 @@
 import type { JsonObject } from '../../core/index.ts'
-import { currentCallableTrial, type CallableTrial } from '../callable/index.ts'
+import { currentCallableTrial, type CallableTrial, type ModelCallReport } from '../callable/index.ts'
 import {
   generateFacts,
   generateFromJson,
@@ -8,6 +8,7 @@ import {
   streamPartFromJson,
   streamPartToJson,
 } from './replies.ts'
+import { describeFailure, raiseRecorded, recordableFailure, type RecordedFailure } from './failures.ts'
 import { requestOf } from './request.ts'
 import { listenForToolCalls, traceToolCalls } from './tool-events.ts'
 import type { LanguageModelMiddleware, StreamPart } from './types.ts'
@@ -34,11 +35,11 @@ export function agentEvalOpsMiddleware(): LanguageModelMiddleware {
       const trial = currentCallableTrial()
       if (trial === undefined) return doGenerate()
       traceToolCalls(trial)
-      const recorded = await modelCall(trial, requestOf(model, params), model.modelId, async () => {
+      const reply = await recordedCall(trial, requestOf(model, params), model.modelId, async () => {
         const result = await doGenerate()
-        return { result: generateToJson(result), ...generateFacts(result) }
+        return { result: { reply: generateToJson(result) }, ...generateFacts(result) }
       })
-      return generateFromJson(recorded)
+      return generateFromJson(reply)
     },
     wrapStream: async ({ doStream, params, model }) => {
       const trial = currentCallableTrial()
@@ -46,24 +47,46 @@ export function agentEvalOpsMiddleware(): LanguageModelMiddleware {
       traceToolCalls(trial)
       // The whole stream is read before the SDK sees it: a recording keeps the reply whole, and a replay (which
       // has no provider to stream from) hands it over the same way.
-      const recorded = await modelCall(trial, requestOf(model, params), model.modelId, async () => {
+      const reply = await recordedCall(trial, requestOf(model, params), model.modelId, async () => {
         const { stream } = await doStream()
         const parts: StreamPart[] = []
         for await (const part of stream) parts.push(part)
-        return { result: { parts: parts.map(streamPartToJson) }, ...streamFacts(parts) }
+        return { result: { reply: { parts: parts.map(streamPartToJson) } }, ...streamFacts(parts) }
       })
-      return { stream: streamOf((recorded.parts as JsonObject[]).map(streamPartFromJson)) }
+      return { stream: streamOf((reply.parts as JsonObject[]).map(streamPartFromJson)) }
     },
   }
 }
 
-function modelCall(
+/** What a recording keeps of one call: the reply, or the provider's refusal (replayed as the same error). */
+type Outcome = { reply: JsonObject; failed?: undefined } | { failed: RecordedFailure; reply?: undefined }
+
+/**
+ * One call through the trial's recording gate. A provider's refusal is recorded too, as an error event: the SDK
+ * retries it with the same request, and that retry is a second call of the same key, so a replay that did not know
+ * of the first would answer the wrong one.
+ */
+async function recordedCall(
   trial: CallableTrial,
   request: JsonObject,
   model: string,
-  run: () => Promise<{ result: JsonObject }>,
+  run: () => Promise<ModelCallReport<Outcome>>,
 ): Promise<JsonObject> {
-  return trial.context.modelCall({ model, request }, run)
+  const outcome = await trial.recordedCall<Outcome>(
+    { model, request },
+    async () => {
+      try {
+        return await run()
+      } catch (e) {
+        const failed = await recordableFailure(e)
+        if (failed === undefined) throw e
+        return { result: { failed } }
+      }
+    },
+    ({ result }) => (result.failed === undefined ? undefined : describeFailure(result.failed)),
+  )
+  if (outcome.failed !== undefined) return raiseRecorded(outcome.failed)
+  return outcome.reply
 }
 
 function streamOf(parts: readonly StreamPart[]): ReadableStream<StreamPart> {

@@ -49,8 +49,9 @@ export function callableRunner(fn: CallableAgent, options: CallableRunnerOptions
       let returned: CallableResult
       try {
         // In the trial's async scope, so a model wrapped with traced() (AI SDK) finds the trial by itself.
-        returned = await runInTrial({ context: session.context, run: ctx }, () =>
-          fn({ task, prompt: task.prompt, input: task.input, env }, session.context),
+        returned = await runInTrial(
+          { context: session.context, run: ctx, recordedCall: session.recordedCall },
+          () => fn({ task, prompt: task.prompt, input: task.input, env }, session.context),
         )
       } catch (e) {
         // An SDK wraps what its fetch or callback threw: the trial ends on the recording error itself.

@@ -29,6 +29,16 @@ export interface CallableSession {
    * An SDK may wrap or swallow it; the runner raises it once the agent is done, so the trial ends on it.
    */
   readonly recordingError: AgentEvalOpsError | undefined
+  /**
+   * `ctx.modelCall(info, run)` with a say in what counts as a failed call: a report `failure` names is recorded
+   * (and replayed) as it is, and its event has `status: 'error'` and no turn. For wrappers that keep failed calls
+   * in the recording, so a replay retries where the recorded run did.
+   */
+  readonly recordedCall: <T>(
+    info: ModelCallInfo,
+    run: () => Promise<ModelCallReport<T>>,
+    failure: (report: ModelCallReport<T>) => string | undefined,
+  ) => Promise<T>
 }
 
 /**
@@ -280,6 +290,7 @@ export function createSession(ctx: RunContext): CallableSession {
     get recordingError() {
       return recordingError
     },
+    recordedCall: wrapModelCall,
   }
 }
 

@@ -1,11 +1,13 @@
 import { AsyncLocalStorage } from 'node:async_hooks'
 import type { RunContext } from '../../core/index.ts'
+import type { CallableSession } from './context.ts'
 import type { CallableContext } from './types.ts'
 
 /** The trial a callableRunner agent is running for, as code deep inside it (an SDK's middleware) sees it. */
 export interface CallableTrial {
   readonly context: CallableContext
   readonly run: RunContext
+  readonly recordedCall: CallableSession['recordedCall']
 }
 
 // Async context rather than an argument: a model wrapped once at module level serves every concurrent trial,

@@ -112,6 +112,32 @@ describe('traced(model)', () => {
     expect(JSON.stringify(server.requests[1]?.body)).toContain('index offline (asked x)')
   })
 
+  it('records a refused call, so a replay retries where the recorded run did and fails the same way', async () => {
+    const runner = callableRunner(async ({ prompt }) => {
+      // One retry: the SDK makes the same request twice, both refused (the server has no reply scripted).
+      const { text } = await generateText({
+        model: traced(openai().chat('gpt-4.1-mini')),
+        prompt,
+        maxRetries: 1,
+      })
+      return text
+    })
+    const recorded = await runIn(runner, 'record')
+    expect(server.requests).toHaveLength(2)
+    expect(recorded.result?.terminatedBy).toBe('agent_error')
+    const calls = recorded.events.filter((e) => e.kind === 'agent.model_call')
+    expect(calls.map((e) => (e.payload as { status: string }).status)).toEqual(['error', 'error'])
+    expect((calls[0]?.payload as { error: string }).error).toContain(
+      'HTTP 500: fake-openai-server: unexpected request',
+    )
+
+    await server.close()
+    const replayed = await runIn(runner, 'replay')
+    expect(replayed.result?.terminatedBy).toBe('agent_error')
+    expect(replayed.result?.error).toBe(recorded.result?.error)
+    expect(behaviour(replayed.events)).toEqual(behaviour(recorded.events))
+  })
+
   it('one model made once serves concurrent trials, each call and tool in its own trial', async () => {
     const model = traced(openai().chat('gpt-4.1-mini'))
     const runner = callableRunner(async ({ prompt }) => {
