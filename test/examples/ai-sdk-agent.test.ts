@@ -175,6 +175,16 @@ describe('the AI SDK example agent (traced model)', () => {
     expect(events.some((e) => e.kind === 'agent.final_answer')).toBe(false)
   })
 
+  it('stops at the token limit on the call that crosses it: limit_tokens', async () => {
+    server.enqueue(...REPLIES)
+    const { result, events } = await run('off', { limits: { maxTokens: 200 } })
+    expect(result?.terminatedBy).toBe('limit_tokens')
+    // 138 tokens, then 176 more: the second call crosses 200, and its tool is never run.
+    expect(events.filter((e) => e.kind === 'agent.model_call').map((e) => e.tokensDelta)).toEqual([138, 176])
+    expect(events.filter((e) => e.kind === 'agent.tool_call')).toHaveLength(1)
+    expect(server.requests).toHaveLength(2)
+  })
+
   it('a replay with no recording ends the trial as infra_failure, without reaching the server', async () => {
     const { result } = await run('replay')
     expect(result?.terminatedBy).toBe('infra_failure')
