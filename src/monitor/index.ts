@@ -5,3 +5,11 @@ export {
   OTLP_FILE_PAGE_SIZE,
   type OtlpFileSourceOptions,
 } from './sources/otlp-file-source.ts'
+export {
+  createLangfuseSource,
+  LANGFUSE_PAGE_SIZE,
+  type LangfuseSourceOptions,
+} from './sources/langfuse-source.ts'
+export type { LangfuseOptions } from './sources/langfuse-client.ts'
+export type { HttpRetryOptions } from './sources/http-retry.ts'
+export { createLangfusePublisher } from './sinks/langfuse-publisher.ts'
