@@ -13,3 +13,9 @@ export {
 export type { LangfuseOptions } from './sources/langfuse-client.ts'
 export type { HttpRetryOptions } from './sources/http-retry.ts'
 export { createLangfusePublisher } from './sinks/langfuse-publisher.ts'
+export {
+  createOtlpLogsPublisher,
+  otlpLogsUrl,
+  EVENT_GEN_AI_EVALUATION_RESULT,
+  type OtlpLogsPublisherOptions,
+} from './sinks/otlp-logs-publisher.ts'
