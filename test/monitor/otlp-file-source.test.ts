@@ -303,3 +303,33 @@ describe('createOtlpFileSource: the collector file exporter', () => {
     expect((error as Error).message).toMatch(/nope\.json/)
   })
 })
+
+describe('createOtlpFileSource: traces that never complete', () => {
+  const parent = '00000000000000f0'
+  const orphan = (trace: string, spanId: string) =>
+    span(trace, spanId, parent, `orphan ${spanId}`, [str('gen_ai.operation.name', 'chat')])
+
+  it('hands on the oldest open traces once too many spans wait, and drops their spans that come later', async () => {
+    const first = '1'.repeat(32)
+    const second = '2'.repeat(32)
+    const file = join(dir, 'open.json')
+    // Neither trace's root (span f0) is ever exported; `first` reaches the bound first and is handed on early.
+    await writeFile(
+      file,
+      [
+        request([orphan(first, '00000000000000f1'), orphan(first, '00000000000000f2')]),
+        request([orphan(second, '00000000000000f3')]),
+        request([orphan(first, '00000000000000f4')]),
+      ].join('\n'),
+    )
+    const source = createOtlpFileSource({ path: file, maxOpenSpans: 2 })
+    const items: SourcedTrace[] = []
+    for await (const page of source.pages(ALL_TIME, new AbortController().signal)) items.push(...page)
+    const traces = items.flatMap((i) => (i.ok ? [i.trace] : []))
+    expect(items.every((i) => i.ok)).toBe(true)
+    expect(traces.map((t) => t.traceId)).toEqual([first, second])
+    expect(traces[0]?.spans.map((s) => s.spanId)).toEqual(['00000000000000f1', '00000000000000f2'])
+    expect(traces[0]?.rootSpanId).toBe('00000000000000f1')
+    expect(traces[0]?.spans[0]?.parentSpanId).toBeNull()
+  })
+})

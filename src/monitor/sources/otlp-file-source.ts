@@ -13,7 +13,8 @@ import { ampAttributesOf, type SpanFacts } from './span-semantics.ts'
  * line) and our own spans.jsonl (the same layout). Read line by line, spans grouped by trace id; a trace is handed
  * on once it is complete (its root is there and every parent it names), so memory holds the traces still open and
  * one page, not the file. What is open at the end of the files is handed on as it is (its earliest parentless span
- * the root); past MAX_OPEN_SPANS the oldest open traces are handed on early.
+ * the root); past MAX_OPEN_SPANS the oldest open traces are handed on early. Spans of a trace already handed on
+ * that turn up later are dropped: the trace was scored without them.
  *
  * Our own spans.jsonl holds a whole eval run as one OTLP trace; each trial (`eval.task` and the spans under it)
  * becomes a FullTrace of its own, with the id `<OTLP trace id>-<eval.task span id>` (otlpIdsOf splits it), the task
@@ -30,6 +31,8 @@ export interface OtlpFileSourceOptions {
   /** A file, or a folder whose `*.json` / `*.jsonl` files are read in name order. */
   path: string
   pageSize?: number
+  /** Spans held for open traces before the oldest are handed on as they are; default MAX_OPEN_SPANS. */
+  maxOpenSpans?: number
 }
 
 const SPAN_KINDS = ['UNSPECIFIED', 'INTERNAL', 'SERVER', 'CLIENT', 'PRODUCER', 'CONSUMER'] as const
@@ -52,7 +55,8 @@ export function createOtlpFileSource(options: OtlpFileSourceOptions): MonitorTra
   }
   return {
     description: `OTLP JSON files ${options.path}`,
-    pages: (window, signal) => readPages(options.path, pageSize, window, signal),
+    pages: (window, signal) =>
+      readPages(options.path, pageSize, options.maxOpenSpans ?? MAX_OPEN_SPANS, window, signal),
   }
 }
 
@@ -69,6 +73,7 @@ interface OpenTrace {
 async function* readPages(
   path: string,
   pageSize: number,
+  maxOpenSpans: number,
   window: MonitorWindow,
   signal: AbortSignal,
 ): AsyncGenerator<SourcedTrace[]> {
@@ -102,7 +107,7 @@ async function* readPages(
           openSpans += trace.added
           if (isComplete(trace.trace)) close(trace.trace)
         }
-        while (openSpans > MAX_OPEN_SPANS && open.size > 0) close(open.values().next().value!)
+        while (openSpans > maxOpenSpans && open.size > 0) close(open.values().next().value!)
         while (page.length >= pageSize) {
           yield page.splice(0, pageSize)
           if (signal.aborted) return
