@@ -28,6 +28,9 @@ export interface LangfuseFake {
   failNextScorePosts: number[]
   /** Trace ids whose detail is answered with a body that does not match the schema. */
   malformed: Set<string>
+  /** Trace ids whose detail request is never answered; `onHeld` is told when one arrives. */
+  held: Set<string>
+  onHeld: ((traceId: string) => void) | undefined
   close(): Promise<void>
 }
 
@@ -40,6 +43,8 @@ export async function startLangfuseFake(traces: readonly FakeTrace[]): Promise<L
     scores: new Map<string, Record<string, unknown>>(),
     failNextScorePosts: [] as number[],
     malformed: new Set<string>(),
+    held: new Set<string>(),
+    onHeld: undefined as ((traceId: string) => void) | undefined,
   }
   const send = (res: ServerResponse, status: number, body: unknown): void => {
     res.writeHead(status, { 'content-type': 'application/json' })
@@ -97,6 +102,10 @@ export async function startLangfuseFake(traces: readonly FakeTrace[]): Promise<L
           send(res, 404, { message: 'Trace not found' })
           return
         }
+        if (state.held.has(id)) {
+          fake.onHeld?.(id)
+          return
+        }
         if (state.malformed.has(id)) {
           send(res, 200, { id, timestamp: trace.timestamp, observations: 'not a list' })
           return
@@ -140,11 +149,16 @@ export async function startLangfuseFake(traces: readonly FakeTrace[]): Promise<L
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
-  return {
+  const fake: LangfuseFake = {
     url: `http://127.0.0.1:${port}`,
     publicKey,
     secretKey,
     ...state,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections()
+        server.close(() => resolve())
+      }),
   }
+  return fake
 }

@@ -148,6 +148,25 @@ describe('createLangfuseSource', () => {
     expect(byId.get('trace-003-tool')?.status).toBe('ERROR')
   })
 
+  it('told to stop in the middle of a page, hands on what it read and ends without an error', async () => {
+    fake = await startLangfuseFake(Array.from({ length: 25 }, (_, i) => supportTrace(i, i * 2)))
+    const controller = new AbortController()
+    fake.held.add('trace-012')
+    fake.onHeld = () => controller.abort()
+    const source = createLangfuseSource({
+      endpoint: fake.url,
+      publicKey: fake.publicKey,
+      secretKey: fake.secretKey,
+      pageSize: 10,
+      retry: FAST,
+    })
+    const pages: (readonly SourcedTrace[])[] = []
+    for await (const page of source.pages(WINDOW, controller.signal)) pages.push(page)
+    expect(pages.map((p) => p.length)).toEqual([10, 2])
+    expect(pages[1]?.map((i) => (i.ok ? i.trace.traceId : null))).toEqual(['trace-010', 'trace-011'])
+    expect(fake.requests.filter((r) => r.url.startsWith('/api/public/traces?'))).toHaveLength(2)
+  })
+
   it('sends the keys as basic auth and names the endpoint, never the secret, when they are refused', async () => {
     fake = await startLangfuseFake([supportTrace(1, 1)])
     const source = createLangfuseSource({

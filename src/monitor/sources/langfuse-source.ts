@@ -1,5 +1,6 @@
 import {
   AgentEvalOpsError,
+  isAgentEvalOpsError,
   LangfuseTrace,
   LangfuseTraceList,
   LangfuseTraceSummary,
@@ -58,44 +59,64 @@ async function* readPages(
 ): AsyncGenerator<SourcedTrace[]> {
   for (let page = 1; ; page++) {
     if (signal.aborted) return
-    const query = new URLSearchParams({
-      page: String(page),
-      limit: String(pageSize),
-      fromTimestamp: window.start.toISOString(),
-      toTimestamp: window.end.toISOString(),
-      orderBy: 'timestamp.asc',
-    })
-    const what = `Langfuse ${client.endpoint}/api/public/traces (page ${page})`
-    const response = await client.request('GET', `/traces?${query.toString()}`, signal)
-    const parsed = LangfuseTraceList.safeParse(await jsonBody(response, what))
-    if (!parsed.success) {
-      throw new AgentEvalOpsError(
-        'INFRA_FAILURE',
-        `${what} is not a trace list: ${parsed.error.issues[0]?.message}`,
-        {
-          hint: 'check the endpoint is a Langfuse server of v2 or later',
-        },
-      )
-    }
     const items: SourcedTrace[] = []
-    for (const raw of parsed.data.data) {
-      const summary = LangfuseTraceSummary.safeParse(raw)
-      if (!summary.success) {
-        const id = (raw as { id?: unknown } | null)?.id
-        items.push({
-          ok: false,
-          traceId: typeof id === 'string' ? id : null,
-          reason: 'malformed trace in the list',
-        })
-        continue
-      }
-      if (!startsInWindow(summary.data.timestamp, window)) continue
-      items.push(await traceOf(client, summary.data.id, signal))
+    let last: boolean
+    try {
+      last = await readPage(client, page, pageSize, window, signal, items)
+    } catch (e) {
+      // Told to stop (SIGTERM) in the middle of a page: what was read is handed on, the rest left for the next run.
+      if (!(signal.aborted && isAgentEvalOpsError(e, 'RUN_ABORTED'))) throw e
+      if (items.length > 0) yield items
+      return
     }
     if (items.length > 0) yield items
-    const { totalPages } = parsed.data.meta
-    if (page >= totalPages || parsed.data.data.length < pageSize) return
+    if (last) return
   }
+}
+
+/** Reads one page of the window into `items`; true when it was the last page. */
+async function readPage(
+  client: LangfuseClient,
+  page: number,
+  pageSize: number,
+  window: MonitorWindow,
+  signal: AbortSignal,
+  items: SourcedTrace[],
+): Promise<boolean> {
+  const query = new URLSearchParams({
+    page: String(page),
+    limit: String(pageSize),
+    fromTimestamp: window.start.toISOString(),
+    toTimestamp: window.end.toISOString(),
+    orderBy: 'timestamp.asc',
+  })
+  const what = `Langfuse ${client.endpoint}/api/public/traces (page ${page})`
+  const response = await client.request('GET', `/traces?${query.toString()}`, signal)
+  const parsed = LangfuseTraceList.safeParse(await jsonBody(response, what))
+  if (!parsed.success) {
+    throw new AgentEvalOpsError(
+      'INFRA_FAILURE',
+      `${what} is not a trace list: ${parsed.error.issues[0]?.message}`,
+      {
+        hint: 'check the endpoint is a Langfuse server of v2 or later',
+      },
+    )
+  }
+  for (const raw of parsed.data.data) {
+    const summary = LangfuseTraceSummary.safeParse(raw)
+    if (!summary.success) {
+      const id = (raw as { id?: unknown } | null)?.id
+      items.push({
+        ok: false,
+        traceId: typeof id === 'string' ? id : null,
+        reason: 'malformed trace in the list',
+      })
+      continue
+    }
+    if (!startsInWindow(summary.data.timestamp, window)) continue
+    items.push(await traceOf(client, summary.data.id, signal))
+  }
+  return page >= parsed.data.meta.totalPages || parsed.data.data.length < pageSize
 }
 
 async function traceOf(client: LangfuseClient, id: string, signal: AbortSignal): Promise<SourcedTrace> {
