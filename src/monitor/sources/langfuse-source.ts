@@ -1,3 +1,4 @@
+import pLimit from 'p-limit'
 import {
   AgentEvalOpsError,
   isAgentEvalOpsError,
@@ -31,6 +32,8 @@ import type { AmpMessage } from './span-semantics.ts'
 
 /** Default traces per page (each costs one more request for its observations). */
 export const LANGFUSE_PAGE_SIZE = 10
+/** Trace details fetched at once within a page. */
+export const LANGFUSE_FETCH_CONCURRENCY = 4
 
 export interface LangfuseSourceOptions extends LangfuseOptions {
   pageSize?: number
@@ -89,6 +92,8 @@ async function readPage(
     fromTimestamp: window.start.toISOString(),
     toTimestamp: window.end.toISOString(),
     orderBy: 'timestamp.asc',
+    // The list is only for ids and times; each trace's input, output and observations come with its detail.
+    fields: 'core',
   })
   const what = `Langfuse ${client.endpoint}/api/public/traces (page ${page})`
   const response = await client.request('GET', `/traces?${query.toString()}`, signal)
@@ -102,6 +107,7 @@ async function readPage(
       },
     )
   }
+  const ids: string[] = []
   for (const raw of parsed.data.data) {
     const summary = LangfuseTraceSummary.safeParse(raw)
     if (!summary.success) {
@@ -113,8 +119,14 @@ async function readPage(
       })
       continue
     }
-    if (!startsInWindow(summary.data.timestamp, window)) continue
-    items.push(await traceOf(client, summary.data.id, signal))
+    if (startsInWindow(summary.data.timestamp, window)) ids.push(summary.data.id)
+  }
+  const limit = pLimit(LANGFUSE_FETCH_CONCURRENCY)
+  const details = await Promise.allSettled(ids.map((id) => limit(() => traceOf(client, id, signal))))
+  // In list order, up to the first that failed: a stop keeps what came before it, any other failure is thrown.
+  for (const detail of details) {
+    if (detail.status === 'rejected') throw detail.reason
+    items.push(detail.value)
   }
   return page >= parsed.data.meta.totalPages || parsed.data.data.length < pageSize
 }
