@@ -123,6 +123,13 @@ describe('createOtlpLogsPublisher', () => {
     expect(attributes(skipped)['gen_ai.evaluation.score.value']).toBeUndefined()
   })
 
+  it('lets the exporter retry a 503, as OTLP says to', async () => {
+    receiver = await startOtlpReceiver([{ status: 503 }])
+    await createOtlpLogsPublisher({ endpoint: receiver.url }).publish(BATCH, new AbortController().signal)
+    expect(receiver.requests).toHaveLength(2)
+    expect(recordsOf(receiver.requests[1]!.body)).toHaveLength(3)
+  })
+
   it('throws INFRA_FAILURE naming the collector when it refuses the export', async () => {
     receiver = await startOtlpReceiver([{ status: 400, body: '{"message":"bad"}' }])
     const publisher = createOtlpLogsPublisher({ endpoint: `${receiver.url}/v1/logs` })
