@@ -52,6 +52,12 @@ function knownIdentifiers(): string[] {
   return [...Object.keys(MONITOR_EVALUATORS), ...Object.keys(IDENTIFIER_ALIASES)].sort()
 }
 
+/** A typo'd key also makes the real one "missing": the unknown key is the cause, so it is reported first. */
+function firstIssue(error: z.ZodError): z.core.$ZodIssue {
+  const issues = error.issues
+  return issues.find((i) => i.code === 'unrecognized_keys') ?? issues[0]!
+}
+
 /** The path of a zod issue under `base`, as `evaluators[2].config.threshold`. */
 function pathOf(base: string, path: readonly PropertyKey[]): string {
   return path.reduce<string>(
@@ -98,7 +104,7 @@ function checkConfig(identifier: string, config: JsonObject, base: string, origi
   const entry = MONITOR_EVALUATORS[identifier]!
   const parsed = entry.options.safeParse(config)
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!
+    const issue = firstIssue(parsed.error)
     const { path, message } = issueMessage(`${base}.config`, issue, Object.keys(entry.options.shape).sort())
     fail(
       origin,
@@ -168,7 +174,7 @@ export function parseMonitorEvaluators(text: string, origin: string): MonitorEva
     if (typeof type === 'string' && CODE_TYPES.has(type.toLowerCase())) refuseCode(origin, `${base}.type`)
     const parsed = Entry.safeParse(item)
     if (!parsed.success) {
-      const { path, message } = issueMessage(base, parsed.error.issues[0]!, ENTRY_FIELDS)
+      const { path, message } = issueMessage(base, firstIssue(parsed.error), ENTRY_FIELDS)
       fail(origin, path, message)
     }
     const e = parsed.data
