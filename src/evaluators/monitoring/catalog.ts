@@ -195,8 +195,8 @@ export const MONITOR_EVALUATORS: Readonly<Record<string, CatalogEntry>> = {
       })
       .refine((o) => Object.values(o).some((v) => v !== undefined), {
         message: 'give at least one of max_tokens, max_cost_usd, max_seconds, max_turns',
-      }) as unknown as z.ZodObject,
-    (id, o: { max_tokens?: number; max_cost_usd?: number; max_seconds?: number; max_turns?: number }) =>
+      }),
+    (id, o) =>
       budgetEvaluator(
         id,
         definedOnly({

@@ -130,6 +130,43 @@ describe('createTraceScorer: a production trace through the engine re-score path
     expect(other.scores.find((x) => x.individual.evaluatorName === 'Trace quality')!.id).toBe(quality.id)
   })
 
+  it('skips every evaluator of a trace whose run was interrupted, saying so', async () => {
+    const { loop } = fixtureTraces()
+    const root = loop.spans[0]!
+    const interrupted: FullTrace = {
+      ...loop,
+      spans: [
+        { ...root, attributes: { 'agentevalops.agent.terminated_by': 'interrupted' } },
+        ...loop.spans.slice(1),
+      ],
+    }
+    const scored = await scorerFor(parseMonitorEvaluators(EVALUATORS, '--evaluators'))(interrupted, NEVER)
+    const traceLevel = scored.scores.filter((s) => s.individual.level === 'trace')
+    expect(traceLevel).toHaveLength(2)
+    for (const s of traceLevel) {
+      expect(s.individual.score).toBeUndefined()
+      expect(s.individual.skipReason).toMatch(/interrupted/)
+      expect(IndividualScore.safeParse(s.individual).success).toBe(true)
+    }
+    expect(scored.record.outcome).toBe('interrupted')
+  })
+
+  it('scores a trace without spans: its input and output are still a trial', async () => {
+    const { trip } = fixtureTraces()
+    const bare: FullTrace = { ...trip, spans: [] }
+    const specs = parseMonitorEvaluators(
+      '[{"identifier":"contains","displayName":"Flight","config":{"expected":"TP1940"}}]',
+      '--evaluators',
+    )
+    const scored = await scorerFor(specs)(bare, NEVER)
+    expect(scored.scores.map((s) => s.individual.score)).toEqual([1])
+    expect(scored.events.map((e) => e.kind)).toEqual([
+      'agent.final_answer',
+      'agent.terminal',
+      'evaluator.score',
+    ])
+  })
+
   it('aggregates into a payload the seed publisher accepts', async () => {
     const { trip, loop, timeout } = fixtureTraces()
     const specs = parseMonitorEvaluators(EVALUATORS, '--evaluators')
