@@ -12,6 +12,7 @@ import {
   type TaskSpec,
   type TerminatedBy,
   type TraceEvent,
+  type TrialOutcome,
   type TrialRecord,
 } from '../../core/index.ts'
 import { costOf } from '../../models/index.ts'
@@ -244,6 +245,14 @@ function terminationOf(
   return { terminatedBy: /time ?out|timed out|deadline/i.test(error) ? 'limit_time' : 'agent_error', error }
 }
 
+/** The earlier run's outcome as the trace tells it; the engine classifies the re-scored trial afresh. */
+function outcomeOf(terminatedBy: TerminatedBy): TrialOutcome {
+  if (terminatedBy === 'completed') return 'passed'
+  if (terminatedBy.startsWith('limit_')) return 'limit_exceeded'
+  if (terminatedBy === 'interrupted' || terminatedBy === 'infra_failure') return terminatedBy
+  return 'agent_error'
+}
+
 function durationSeconds(start: string, end: string): number {
   const [a, an] = instantOf(start)
   const [b, bn] = instantOf(end)
@@ -363,7 +372,7 @@ export function traceTrial(trace: FullTrace, target: TrialTarget, ids: TraceTria
     taskId: ids.taskId,
     taskChecksum: task.checksum,
     trial: 0,
-    outcome: success ? 'passed' : terminatedBy === 'limit_time' ? 'limit_exceeded' : 'agent_error',
+    outcome: outcomeOf(terminatedBy),
     passed: success,
     result,
     scores: [],
