@@ -1,4 +1,6 @@
 export type * from './contract.ts'
+export * from './amp/index.ts'
+export * from './scoring/index.ts'
 export {
   createOtlpFileSource,
   otlpIdsOf,
