@@ -29,6 +29,8 @@ export * from './adapter-options.ts'
 export * from './otlp.ts'
 export * from './yaml-shape.ts'
 export * from './monitor-wire.ts'
+export { closest } from './closest.ts'
 // Fast structural checks that answer "valid" only where the zod schemas do (the schema decides everything else).
 export { isPlainValue } from './plain-values.ts'
 export * as shapeChecks from './trace-event-shape.ts'
+export * from './langfuse-wire.ts'
