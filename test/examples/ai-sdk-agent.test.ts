@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { ResourceLimits, TraceEvent } from '../../src/core/index.ts'
 import { runTrial } from '../../src/engine/index.ts'
+import { costOf } from '../../src/models/index.ts'
 import { RecordingSession, type RecordMode } from '../../src/recording/index.ts'
 import { landmarkAgent } from '../../examples/ai-sdk-agent/agent.ts'
 import { landmarkFeet, tasks } from '../../examples/ai-sdk-agent/benchmark.ts'
@@ -112,6 +113,17 @@ describe('the AI SDK example agent (traced model)', () => {
       expect.objectContaining({ inputTokens: 190, outputTokens: 3, text: '1083', stopReason: 'stop' }),
     ])
     expect(calls.map((e) => e.tokensDelta)).toEqual([138, 176, 193])
+    // Cost from the price table, on the tokens as the trace counts them.
+    const listPrice = (e: TraceEvent) => {
+      const p = e.payload as { inputTokens: number; outputTokens: number; cacheReadInputTokens?: number }
+      return costOf('gpt-4.1-mini', {
+        input_tokens: p.inputTokens,
+        output_tokens: p.outputTokens,
+        cache_read_input_tokens: p.cacheReadInputTokens ?? 0,
+      })
+    }
+    expect(calls.map((e) => e.costDeltaUsd)).toEqual(calls.map(listPrice))
+    expect(calls[0]!.costDeltaUsd).toBeGreaterThan(0)
     const tools = events.filter((e) => e.kind === 'agent.tool_call' || e.kind === 'agent.tool_result')
     expect(tools.map((e) => e.payload)).toEqual([
       { tool: 'lookupHeight', args: { landmark: 'Eiffel Tower' }, callId: 'call_height' },
