@@ -32,3 +32,4 @@ export * from './monitor-wire.ts'
 // Fast structural checks that answer "valid" only where the zod schemas do (the schema decides everything else).
 export { isPlainValue } from './plain-values.ts'
 export * as shapeChecks from './trace-event-shape.ts'
+export * from './monitor-files.ts'

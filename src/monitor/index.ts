@@ -1,1 +1,2 @@
 export type * from './contract.ts'
+export * from './job/index.ts'
