@@ -2,7 +2,7 @@
 // test/monitor/support/parts.ts (the real engine scorer, in-test sources and sinks): flag checks, an empty window,
 // a window as a bundle that validate-bundle accepts, the publish fallback and its later send.
 import { existsSync } from 'node:fs'
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { cp, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -157,6 +157,25 @@ describe('agentevalops monitor: a window', () => {
     expect(validated.stderr).toBe('')
     expect(validated.code).toBe(0)
     expect(await readdir(dir), 'the spill folder is gone').toEqual(['run-1'])
+    const report = await readFile(join(bundle, 'report.md'), 'utf8')
+    expect(report).toContain('2026-01-31T00:00:00.000Z to 2026-01-31T01:00:00.000Z')
+    expect(report).toContain('12 fetched, 12 scored')
+
+    // A monitor section that does not add up is a finding of its own.
+    const damaged = join(await tempDir(), 'run-1')
+    await cp(bundle, damaged, { recursive: true })
+    const tampered = {
+      ...metadata,
+      monitor: { ...metadata.monitor!, counts: { ...metadata.monitor!.counts!, scored: 11 } },
+    }
+    await writeFile(join(damaged, 'metadata.json'), JSON.stringify(tampered))
+    const checked = await runCli('validate-bundle', '--json', damaged)
+    expect(checked.code).toBe(1)
+    const findings = (JSON.parse(checked.stdout) as { findings: { check: string; message: string }[] })
+      .findings
+    expect(findings.filter((f) => f.check === 'monitor-window').map((f) => f.message)).toEqual([
+      'monitor.counts.scored is 11 but scores.json has 12 trial(s)',
+    ])
 
     // The same run id again (a retried workflow step): a second bundle beside the first, never over it.
     const again = await monitor(testParts({ traces: traces(3) }).parts, seedFlags({ '--output': dir }))
@@ -209,7 +228,6 @@ describe('agentevalops monitor: a window', () => {
   it('monitor publish refuses a damaged file by field, and keeps it', async () => {
     const dir = await tempDir()
     const file = join(dir, 'run-1.unpublished.json')
-    const { writeFile } = await import('node:fs/promises')
     await writeFile(file, JSON.stringify({ version: 1, writtenAt: 'now', batch: {} }))
     const result = await runCli(
       'monitor',
