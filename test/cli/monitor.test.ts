@@ -241,4 +241,38 @@ describe('agentevalops monitor: a window', () => {
     expect(result.stderr).toMatch(/run-1\.unpublished\.json: writtenAt: /)
     expect(existsSync(file)).toBe(true)
   })
+
+  it('compare between two windows: unpaired pass rates, NO_GO when production got worse', async () => {
+    const dir = await tempDir()
+    const window = async (runId: string, first: number, okShare: number) => {
+      const traces = Array.from({ length: 60 }, (_, i) =>
+        productionTrace(first + i, { answer: i < okShare * 60 ? 'all ok' : 'sorry' }),
+      )
+      const result = await monitor(
+        testParts({ traces }).parts,
+        seedFlags({ '--output': dir, '--run-id': runId }),
+      )
+      expect(result.code).toBe(0)
+      return join(dir, runId)
+    }
+    const monday = await window('monday', 1, 0.9)
+    const tuesday = await window('tuesday', 101, 0.4)
+    const wednesday = await window('wednesday', 201, 0.9)
+
+    const worse = await runCli('compare', monday, tuesday)
+    expect(worse.code).toBe(1)
+    expect(worse.stdout).toContain('answer-ok: 90.0% of 60 → 40.0% of 60; -50.0 pts')
+    expect(worse.stdout).toMatch(/Verdict: NO_GO$/)
+
+    const same = await runCli('compare', '--json', monday, wednesday)
+    expect(same.code).toBe(0)
+    const json = JSON.parse(same.stdout) as { kind: string; verdict: string; metrics: { metric: string }[] }
+    expect(json.kind).toBe('windows')
+    expect(json.verdict).not.toBe('NO_GO')
+    expect(json.metrics.map((m) => m.metric)).toEqual(['pass', 'answer-ok'])
+
+    const latest = await runCli('compare', 'latest', tuesday)
+    expect(latest.code).toBe(2)
+    expect(latest.stderr).toMatch(/give the earlier window's bundle/)
+  })
 })
