@@ -289,6 +289,7 @@ export async function runMonitorWindow(o: MonitorWindowOptions): Promise<Monitor
       evaluatorsKey: o.evaluatorsKey,
     })
 
+  if (sourceFailure !== null && counts.scored === 0) return result('source-failed', { bundleDir })
   if (sourceFailure !== null) {
     // A window cut short by its source is not published as if it were whole; it waits on disk, complete or not.
     const file = await keepOnDisk([{ sink: o.source.description, error: errorMessage(sourceFailure) }])
@@ -310,7 +311,7 @@ export async function runMonitorWindow(o: MonitorWindowOptions): Promise<Monitor
     const file = await keepOnDisk(failures)
     return result('publish-failed', { bundleDir, unpublishedFile: file })
   }
-  // Published: a rerun must not score these traces again, bundle or not.
-  await o.ledger?.record(scoredTraceIds, o.runId)
+  // Published (or, with no sink, bundled): a rerun must not score these traces again.
+  if (o.publishers.length > 0 || bundleFailure === null) await o.ledger?.record(scoredTraceIds, o.runId)
   return result(bundleFailure === null ? 'published' : 'bundle-failed', { bundleDir })
 }
