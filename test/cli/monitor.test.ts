@@ -275,4 +275,29 @@ describe('agentevalops monitor: a window', () => {
     expect(latest.code).toBe(2)
     expect(latest.stderr).toMatch(/give the earlier window's bundle/)
   })
+
+  it("--ledger <bundle>: the last window's bundle skips the traces it scored; other evaluators skip none", async () => {
+    const dir = await tempDir()
+    const first = await monitor(testParts({ traces: traces(10) }).parts, seedFlags({ '--output': dir }))
+    expect(first.code).toBe(0)
+    const last = join(dir, 'run-1')
+    const { parts, publisher } = testParts({ traces: traces(15) })
+    const next = await monitor(parts, seedFlags({ '--output': dir, '--run-id': 'run-2', '--ledger': last }))
+    expect(next.code).toBe(0)
+    expect(next.stdout[0]).toContain('15 trace(s) fetched, 5 scored; not scored: 10 already scored')
+    expect(publisher.batches).toHaveLength(1)
+
+    const otherEvaluators = JSON.stringify([
+      { identifier: 'answer-ok', displayName: 'Answer is ok', level: 'agent' },
+    ])
+    const other = await monitor(
+      testParts({ traces: traces(15) }).parts,
+      seedFlags({ '--output': dir, '--run-id': 'run-3', '--ledger': last, '--evaluators': otherEvaluators }),
+    )
+    expect(other.code).toBe(0)
+    expect(other.stderr).toContain(
+      `agentevalops monitor: --ledger ${last} was scored with other evaluators: no trace is skipped`,
+    )
+    expect(other.stdout[0]).toContain('15 trace(s) fetched, 15 scored')
+  })
 })

@@ -71,6 +71,15 @@ export function monitorBundleWriter(
   }
 }
 
+/** What windows of one monitor scored with the same evaluators share: their bundles' configHash. */
+export function monitorConfigHash(
+  monitorId: string,
+  evaluatorsKey: string,
+  levels: MonitorRunInfo['levels'],
+): string {
+  return checksumOf({ monitor: monitorId, evaluatorsKey, levels })
+}
+
 function freeRunId(runsDir: string, runId: string): string {
   const safe = runId.replace(/[^\w.-]/g, '_').replace(/^\.+/, '_')
   for (let n = 1; ; n++) {
@@ -104,7 +113,7 @@ function metadataOf(
     node: process.version,
     vitest: 'none',
     // Windows of one monitor with the same evaluators share it, so `compare` sees them as runs of one config.
-    configHash: checksumOf({ monitor: info.monitorId, evaluatorsKey, levels: info.levels }),
+    configHash: monitorConfigHash(info.monitorId, evaluatorsKey, info.levels),
     seed: null,
     shard: null,
     vitestProject: 'monitor',

@@ -9,7 +9,6 @@ import {
   type MonitorLevel,
 } from '../../core/index.ts'
 import {
-  openLedger,
   parseAmountFlag,
   parseCountFlag,
   parseDurationFlag,
@@ -26,6 +25,7 @@ import { formatCommandHelp } from '../command-help.ts'
 import { parseCommandArgs, type Command } from '../command.ts'
 import type { CliIO } from '../io.ts'
 import { monitorBundleWriter } from './monitor-bundle.ts'
+import { openLedgerArgument } from './monitor-ledger.ts'
 import type { EvaluatorSpecLike, MonitorParts } from './monitor-parts.ts'
 import {
   langfuseKeysOf,
@@ -287,7 +287,7 @@ async function runWindow<Spec extends EvaluatorSpecLike>(
   const ledger =
     flags.ledger === undefined
       ? null
-      : await openLedger(resolve(flags.ledger), { monitorId: flags.monitorId, evaluatorsKey }, warn)
+      : await openLedgerArgument(flags.ledger, { monitorId: flags.monitorId, evaluatorsKey, levels }, warn)
   const bundle = monitorBundleWriter({
     runsDir,
     runId: flags.runId,
@@ -482,7 +482,10 @@ function help(command: Command): string {
       ],
       ['--max-traces <n>', 'Score at most n traces, then publish what there is'],
       ['--max-cost-usd <x>', "Stop starting traces once the judges' spend reaches x, then publish"],
-      ['--ledger <file>', 'Skip traces this file says were scored; add the ones this run published'],
+      [
+        '--ledger <file|bundle>',
+        "Skip traces this file says were scored (adding this run's), or that an earlier window's bundle holds",
+      ],
       ['--output <runsDir>', 'Where the bundle goes (default: AGENTEVALOPS_RUNS_DIR or runs)'],
       [`--grace <duration>`, `After SIGTERM, how long in-flight scoring may take (default ${DEFAULT_GRACE})`],
     ],
