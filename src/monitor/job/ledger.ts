@@ -79,28 +79,36 @@ async function readLines(
     stream.once('error', (e) => resolve(e))
   })
   if (opened?.code === 'ENOENT') return
-  if (opened)
-    throw new AgentEvalOpsError('INFRA_FAILURE', `cannot read the ledger ${path}: ${opened.message}`, {
+  const unreadable = (e: unknown) =>
+    new AgentEvalOpsError('INFRA_FAILURE', `cannot read the ledger ${path}: ${errorMessage(e)}`, {
       hint: 'Make the ledger file readable, or point --ledger at another file (a new one starts empty).',
+      cause: e,
     })
+  if (opened) throw unreadable(opened)
   let n = 0
   let bad = 0
-  for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
-    n++
-    if (text.trim() === '') continue
-    let value: unknown
-    try {
-      value = JSON.parse(text)
-    } catch {
-      value = undefined
+  // A read that fails midway (a folder, an I/O error) must not pass for a shorter ledger.
+  try {
+    for await (const text of createInterface({ input: stream, crlfDelay: Infinity })) {
+      n++
+      if (text.trim() === '') continue
+      let value: unknown
+      try {
+        value = JSON.parse(text)
+      } catch {
+        value = undefined
+      }
+      const line = MonitorLedgerLine.safeParse(value)
+      if (!line.success) {
+        if (bad++ === 0)
+          warn(`ledger ${path}:${n}: not a ledger line; skipped (its trace may be scored again)`)
+        continue
+      }
+      if (line.data.monitorId === key.monitorId && line.data.evaluatorsKey === key.evaluatorsKey)
+        scored.add(line.data.traceId)
     }
-    const line = MonitorLedgerLine.safeParse(value)
-    if (!line.success) {
-      if (bad++ === 0) warn(`ledger ${path}:${n}: not a ledger line; skipped (its trace may be scored again)`)
-      continue
-    }
-    if (line.data.monitorId === key.monitorId && line.data.evaluatorsKey === key.evaluatorsKey)
-      scored.add(line.data.traceId)
+  } catch (e) {
+    throw unreadable(e)
   }
   if (bad > 1) warn(`ledger ${path}: ${bad} lines were not ledger lines and were skipped`)
 }
