@@ -86,7 +86,7 @@ export function monitorPublishCommand<Spec extends EvaluatorSpecLike>(
   const command: Command = {
     name: 'monitor publish',
     summary: 'Send the scores a monitor run could not publish (its <run-id>.unpublished.json)',
-    usage: '--from-file <file> [--publisher-endpoint <url>] [--langfuse-endpoint <url> --langfuse-publish] …',
+    usage: '--from-file <file> [sink options]',
     async run(args, io) {
       const { values, positionals } = parseCommandArgs(args, {
         'from-file': { type: 'string' },

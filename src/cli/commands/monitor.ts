@@ -81,9 +81,8 @@ export function monitorCommandWith<Spec extends EvaluatorSpecLike>(
 ): Command {
   const command: Command = {
     name: 'monitor',
-    summary: "Score a window of an agent's production traces and publish the scores (a bundle per window)",
-    usage:
-      '[publish] --monitor-name <name> --trace-start <time> --trace-end <time> --evaluators <json|@file> …',
+    summary: "Score a window of an agent's production traces, publish the scores, write the window's bundle",
+    usage: '[publish] [options]',
     async run(args, io) {
       const env = context.env ?? process.env
       if (args[0] === 'publish') return monitorPublishCommand(context.parts, env).run(args.slice(1), io)
