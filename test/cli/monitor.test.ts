@@ -300,4 +300,69 @@ describe('agentevalops monitor: a window', () => {
     )
     expect(other.stdout[0]).toContain('15 trace(s) fetched, 15 scored')
   })
+
+  it('other sources and sinks: OTLP file source, Langfuse and OTLP logs sinks, keys from the environment only', async () => {
+    const dir = await tempDir()
+    const { parts, asked, publisher } = testParts({ traces: traces(4) })
+    const flags = seedFlags({ '--output': dir })
+    const at = flags.indexOf('--traces-api-endpoint')
+    flags.splice(at, 2, '--traces-file', join(dir, 'spans.jsonl'))
+    const publisherAt = flags.indexOf('--publisher-endpoint')
+    flags.splice(publisherAt, 2)
+    flags.push('--langfuse-endpoint', 'http://127.0.0.1:1/lf/', '--langfuse-publish')
+    flags.push('--otlp-logs-endpoint', 'http://127.0.0.1:1/v1/logs')
+    const env = {
+      LANGFUSE_PUBLIC_KEY: 'pk-lf-1',
+      LANGFUSE_SECRET_KEY: 'sk-lf-1',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-team=ops,authorization=Bearer%20t',
+    }
+    const io = recorder()
+    const code = await monitorCommandWith({ parts, env }).run(flags, io)
+    expect(io.stderr).toEqual([])
+    expect(code).toBe(0)
+    expect(asked.map((a) => a.factory)).toEqual([
+      'createOtlpFileSource',
+      'createLangfusePublisher',
+      'createOtlpLogsPublisher',
+      'createTraceScorer',
+    ])
+    expect(asked[0]!.options).toEqual({ path: join(dir, 'spans.jsonl') })
+    expect(asked[1]!.options).toEqual({
+      endpoint: 'http://127.0.0.1:1/lf',
+      publicKey: 'pk-lf-1',
+      secretKey: 'sk-lf-1',
+    })
+    expect(asked[2]!.options).toEqual({
+      endpoint: 'http://127.0.0.1:1/v1/logs',
+      headers: { 'x-team': 'ops', authorization: 'Bearer t' },
+    })
+    expect(publisher.batches, 'one batch to each of the two sinks').toHaveLength(2)
+
+    // Without the keys: SECRET_MISSING naming the variable (main prints it and exits 1), before anything is fetched.
+    const noKeys = testParts({ traces: traces(4) })
+    await expect(
+      monitorCommandWith({ parts: noKeys.parts, env: {} }).run(flags, recorder()),
+    ).rejects.toMatchObject({
+      code: 'SECRET_MISSING',
+      message: expect.stringContaining('LANGFUSE_PUBLIC_KEY') as unknown,
+    })
+    expect(noKeys.asked.map((a) => a.factory)).toEqual(['createOtlpFileSource'])
+
+    // --no-publish: the bundle only, and the ledger filled from it.
+    const ledger = join(dir, 'ledger.jsonl')
+    const quiet = await monitor(
+      testParts({ traces: traces(4) }).parts,
+      seedFlags({
+        '--output': dir,
+        '--run-id': 'quiet',
+        '--publisher-endpoint': '',
+        '--no-publish': '',
+        '--ledger': ledger,
+      }).filter((a) => a !== '--publisher-endpoint'),
+    )
+    expect(quiet.code).toBe(0)
+    expect(quiet.stdout).toContain('not published (--no-publish)')
+    expect(existsSync(join(dir, 'quiet', 'manifest.json'))).toBe(true)
+    expect((await readFile(ledger, 'utf8')).trim().split('\n')).toHaveLength(4)
+  })
 })
