@@ -160,6 +160,10 @@ describe('agentevalops monitor: a window', () => {
     const report = await readFile(join(bundle, 'report.md'), 'utf8')
     expect(report).toContain('2026-01-31T00:00:00.000Z to 2026-01-31T01:00:00.000Z')
     expect(report).toContain('12 fetched, 12 scored')
+    const html = await readFile(join(bundle, 'report.html'), 'utf8')
+    for (const t of traces(12)) expect(html).toContain(t.traceId)
+    const spans = await readFile(join(bundle, 'spans.jsonl'), 'utf8')
+    expect(spans.trim().split('\n')).toHaveLength(13)
 
     // A monitor section that does not add up is a finding of its own.
     const damaged = join(await tempDir(), 'run-1')

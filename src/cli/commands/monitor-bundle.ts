@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs'
-import { rm } from 'node:fs/promises'
+import { appendFile, mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { derivedRunFiles } from '../../../reporters/derived-files.ts'
+import { GrowingFiles } from '../../../reporters/growing-files.ts'
 import { runTargets, writeBundle } from '../../bundles/index.ts'
 import {
   BUNDLE_FORMAT_VERSION,
@@ -42,17 +43,31 @@ export function monitorBundleWriter(
   const spill = join(o.runsDir, `.monitor-${runId}`)
   const traceStore = new JsonlTraceStore(join(spill, 'traces'), { commitDelayMs: 0 })
   const trials: TrialRecord[] = []
+  // spans.jsonl's and report.html's per-trace parts grow as traces are scored, so the end never holds the window's
+  // events: memory stays bounded by what is in flight, as in a run's reporter.
+  const spansPath = join(spill, 'spans.jsonl')
+  const rowsPath = join(spill, 'report-rows.jsonl')
+  let growing: Promise<GrowingFiles> | undefined
   return {
     runId,
     traceStore,
     add: async (scored: ScoredTrace) => {
+      growing ??= mkdir(spill, { recursive: true }).then(() => GrowingFiles.open(o.startedAt))
+      const [spans, rows] = (await growing).parts
+      await appendFile(spansPath, spans!.text(scored.record, scored.events))
+      await appendFile(rowsPath, rows!.text(scored.record, scored.events))
       trials.push(scored.record)
     },
     discard: () => rm(spill, { recursive: true, force: true }),
     seal: async (info: MonitorRunInfo) => {
       const summary = summarizeTrials(trials, DEFAULT_SUMMARY_SETTINGS)
       const metadata = metadataOf(runId, info, trials, o)
-      const derived = derivedRunFiles({ metadata, trials, summary })
+      const streamed = (await (growing ??= GrowingFiles.open(o.startedAt))).sealed(
+        [spansPath, rowsPath],
+        trials,
+        spill,
+      )
+      const derived = derivedRunFiles({ metadata, trials, summary, ...streamed })
       const dir = await writeBundle({
         runsDir: o.runsDir,
         metadata,
@@ -61,7 +76,7 @@ export function monitorBundleWriter(
         traceFiles: trials.map((t) => join(traceStore.root, t.tracePath)),
         reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
         replayCommand: o.replayCommand,
-        derivedFiles: derived.derivedFiles,
+        extraFiles: await derived.derivedFiles([]),
       })
       const exportWarning = await derived.exportSpans()
       if (exportWarning !== null) o.warn(exportWarning)
