@@ -30,6 +30,7 @@ import {
   jsonEqual,
   jsonSchemaValid,
   llmJudge,
+  JUDGE_PROVIDERS,
   matchesExpected,
   numericMatch,
   regexMatch,
@@ -345,8 +346,9 @@ export function registerBuiltinAdapters(registry: Registry): Registry {
         repeats: z.number().int().positive().optional(),
         rule: z.enum(JUDGE_RULES).optional(),
         threshold: z.number().min(0).max(1).optional(),
-        // The key comes from ANTHROPIC_API_KEY, never from a config file.
+        // The key comes from ANTHROPIC_API_KEY (OPENAI_API_KEY for provider openai), never from a config file.
         base_url: z.string().url().optional(),
+        provider: z.enum(JUDGE_PROVIDERS).optional(),
       }),
       (o) =>
         llmJudge(
@@ -360,6 +362,7 @@ export function registerBuiltinAdapters(registry: Registry): Registry {
             rule: o.rule,
             threshold: o.threshold,
             baseURL: o.base_url,
+            provider: o.provider,
           }) as LlmJudgeOptions,
         ),
     ),

@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import type { JsonObject } from './json.ts'
+import type { Evaluator } from './protocols.ts'
 
 /*
  * The wire formats of the seed's monitor job (wso2/agent-manager: the traces service's `/api/v1/traces/export` and
@@ -131,3 +133,33 @@ export const ScoresPayload = z
   .object({ individualScores: z.array(IndividualScore), aggregatedScores: z.array(AggregatedScore) })
   .strict()
 export type ScoresPayload = z.infer<typeof ScoresPayload>
+
+/** How an LLM judge of a monitor reaches its model: from the job's environment (LLM_API_BASE / LLM_API_KEY). */
+export interface MonitorJudgeSettings {
+  baseURL?: string | undefined
+  apiKey?: string | undefined
+  provider?: 'anthropic' | 'openai' | undefined
+}
+
+/**
+ * One evaluator of a monitor (an entry of `--evaluators`), checked: made by parseMonitorEvaluators (src/evaluators,
+ * which knows the evaluators), used by the trace scorer (src/monitor, which may not import them).
+ */
+export interface MonitorEvaluatorSpec {
+  /** Our evaluator's identifier (aliases resolved: `llm_judge` → `llm-judge`). */
+  identifier: string
+  /** As given: the payload names the evaluator's scores by it; unique within a monitor. */
+  displayName: string
+  /** As given, when it was. */
+  type: string | null
+  level: MonitorLevel
+  /** Its options, as given (snake_case). */
+  config: JsonObject
+  /**
+   * A hash of identifier, level and config, with our package version: part of every score id, so a changed
+   * config or another scorer version gives new ids and a rerun of the same config the same ones.
+   */
+  version: string
+  /** The evaluator, named by displayName; `judge` reaches an LLM judge's model. */
+  create(judge: MonitorJudgeSettings): Evaluator
+}

@@ -8,8 +8,6 @@ export {
   type TokenUsage,
 } from './pricing.ts'
 export {
-  callMessages,
-  usageOf,
   parseRetryAfter,
   retryDelayMs,
   redactSecrets,
@@ -19,7 +17,7 @@ export {
   DEFAULT_MAX_DELAY_MS,
   type AttemptInfo,
   type CallMessagesOptions,
-  type MessagesRequest,
-  type MessagesResponse,
-} from './messages-call.ts'
-export { loadAnthropicSdk, createAnthropicClient } from './sdk.ts'
+} from './attempts.ts'
+export { callMessages, usageOf, type MessagesRequest, type MessagesResponse } from './messages-call.ts'
+export { callChatCompletions, chatUsageOf, type ChatRequest, type ChatResponse } from './chat-call.ts'
+export { loadAnthropicSdk, createAnthropicClient, loadOpenAISdk, createOpenAIClient } from './sdk.ts'

@@ -44,6 +44,8 @@ export interface MonitorScore {
   individual: IndividualScore
   /** Judge spend, for `--max-cost-usd`. */
   costUsd: number
+  /** The evaluator's verdict on the target, when it gave one: what `pass_rate` counts. */
+  passed?: boolean
 }
 
 /** What scoring one trace gave: its scores (any level) and the trial it became in the window's bundle. */

@@ -5,7 +5,8 @@ describe('price table', () => {
   it('is dated, and lists the current Claude families with all four prices', () => {
     expect(PRICES_AS_OF).toMatch(/^\d{4}-\d{2}-\d{2}$/)
     expect(Number.isNaN(Date.parse(PRICES_AS_OF))).toBe(false)
-    expect(Object.keys(MODEL_PRICES).sort()).toEqual(
+    const claude = Object.keys(MODEL_PRICES).filter((id) => id.startsWith('claude-'))
+    expect(claude.sort()).toEqual(
       [
         'claude-opus-4-6',
         'claude-opus-4-5',
@@ -19,12 +20,39 @@ describe('price table', () => {
         'claude-3-5-haiku',
       ].sort(),
     )
-    for (const price of Object.values(MODEL_PRICES)) {
+    for (const id of claude) {
+      const price = MODEL_PRICES[id]!
       // Cache writes cost more than plain input, cache reads far less: a typo in the table breaks this.
       expect(price.cacheWrite).toBeGreaterThan(price.input)
       expect(price.cacheRead).toBeLessThan(price.input)
       expect(price.output).toBeGreaterThan(price.input)
     }
+  })
+
+  it("lists OpenAI's current chat models, cached input cheaper than input and no cache-write surcharge", () => {
+    const openai = Object.keys(MODEL_PRICES).filter((id) => !id.startsWith('claude-'))
+    expect(openai).toEqual(
+      expect.arrayContaining(['gpt-5', 'gpt-5-mini', 'gpt-4.1', 'gpt-4o', 'gpt-4o-mini', 'o3']),
+    )
+    for (const id of openai) {
+      const price = MODEL_PRICES[id]!
+      expect(id).toMatch(/^(gpt-|o\d)/)
+      expect(price.cacheWrite).toBe(price.input)
+      expect(price.cacheRead).toBeLessThan(price.input)
+      expect(price.output).toBeGreaterThan(price.input)
+    }
+  })
+
+  it('prices OpenAI ids and their dated snapshots, never a sibling model by prefix', () => {
+    // gpt-4o: $2.50 in, $10 out, $1.25 cached input per million tokens.
+    const usage = { input_tokens: 1e6, output_tokens: 1e5, cache_read_input_tokens: 2e5 }
+    expect(costOf('gpt-4o', usage)).toBeCloseTo(2.5 + 1 + 0.25, 12)
+    expect(costOf('gpt-4o-2024-08-06', usage)).toBe(costOf('gpt-4o', usage))
+    expect(priceOf('gpt-4o-mini-2024-07-18')).toEqual(MODEL_PRICES['gpt-4o-mini'])
+    expect(priceOf('gpt-5-mini')).toEqual(MODEL_PRICES['gpt-5-mini'])
+    expect(priceOf('gpt-5-mini')).not.toEqual(MODEL_PRICES['gpt-5'])
+    expect(priceOf('gpt-4o-audio-preview')).toBeNull()
+    expect(priceOf('gpt-4o-2024')).toBeNull()
   })
 })
 
@@ -70,7 +98,7 @@ describe('costOf', () => {
     expect(priceOf('claude-opus-4-5-20251101')?.input).toBe(5)
     expect(costOf('claude-sonnet-4-5x', usage)).toBeNull()
     expect(costOf('claude-sonnet-4-2025', usage)).toBeNull()
-    expect(costOf('gpt-4o', usage)).toBeNull()
+    expect(costOf('gpt-4o-turbo', usage)).toBeNull()
     expect(costOf('', usage)).toBeNull()
     expect(priceOf('claude-fake')).toBeNull()
   })

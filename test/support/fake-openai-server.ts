@@ -33,7 +33,43 @@ export interface ToolCall {
 export interface ChatReply {
   text?: string
   toolCalls?: ToolCall[]
-  usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number }
+  /** Default 10 prompt and 5 completion tokens; null leaves usage out, as some compatible servers do. */
+  usage?: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number } | null
+  /** Default `stop` (`tool_calls` with tool calls); `length` for a reply cut off at the token limit. */
+  finishReason?: string
+}
+
+/** An answer that is not a completion: an HTTP error (429 with retry-after, 500, 400) or a raw body. */
+export interface ErrorReply {
+  status: number
+  /** Sent as JSON; default an OpenAI-style `{ error: { message, type } }`. */
+  body?: unknown
+  /** Sent exactly as given instead of `body` (an HTML page from a proxy). */
+  raw?: string
+  headers?: Record<string, string>
+}
+
+export type ScriptedChatReply = ChatReply | ErrorReply
+
+function isErrorReply(reply: ScriptedChatReply): reply is ErrorReply {
+  return typeof (reply as ErrorReply).status === 'number'
+}
+
+/** Common error answers, as OpenAI sends them. */
+export const chatErrors = {
+  rateLimited: (retryAfterSeconds: string): ErrorReply => ({
+    status: 429,
+    headers: { 'retry-after': retryAfterSeconds },
+    body: { error: { message: 'Rate limit reached', type: 'requests', code: 'rate_limit_exceeded' } },
+  }),
+  serverError: (message = 'The server had an error'): ErrorReply => ({
+    status: 500,
+    body: { error: { message, type: 'server_error' } },
+  }),
+  badRequest: (message = 'Invalid parameter'): ErrorReply => ({
+    status: 400,
+    body: { error: { message, type: 'invalid_request_error' } },
+  }),
 }
 
 /** What the real API insists on; a client bug that sends less is a test failure, not a silent 200. */
@@ -46,7 +82,7 @@ const ChatRequestBody = z.looseObject({
 export class FakeOpenAIServer {
   readonly requests: RecordedRequest[] = []
   readonly problems: string[] = []
-  private readonly queue: ChatReply[] = []
+  private readonly queue: ScriptedChatReply[] = []
   private closed = false
 
   private constructor(private readonly server: Server) {}
@@ -69,7 +105,7 @@ export class FakeOpenAIServer {
   }
 
   /** Queues replies, served one per request in order. */
-  enqueue(...replies: ChatReply[]): this {
+  enqueue(...replies: ScriptedChatReply[]): this {
     this.queue.push(...replies)
     return this
   }
@@ -117,6 +153,17 @@ export class FakeOpenAIServer {
     const reply = this.queue.shift()
     if (reply === undefined) return refuse(500, 'unexpected request: no scripted reply left')
     const id = `chatcmpl-fake-${recorded.index}`
+    if (isErrorReply(reply)) {
+      res.writeHead(reply.status, {
+        'content-type': reply.raw === undefined ? 'application/json' : 'text/html',
+        ...reply.headers,
+      })
+      res.end(
+        reply.raw ??
+          JSON.stringify(reply.body ?? { error: { message: `HTTP ${reply.status}`, type: 'server_error' } }),
+      )
+      return
+    }
     if (parsed.data.stream === true) {
       res.writeHead(200, { 'content-type': 'text/event-stream' })
       for (const chunk of streamChunks(id, parsed.data.model, reply, includeUsage(recorded.body)))
@@ -132,6 +179,7 @@ export class FakeOpenAIServer {
 const CREATED = 1_700_000_000
 
 function finishReason(reply: ChatReply): string {
+  if (reply.finishReason !== undefined) return reply.finishReason
   return reply.toolCalls && reply.toolCalls.length > 0 ? 'tool_calls' : 'stop'
 }
 
@@ -174,7 +222,7 @@ export function completion(id: string, model: string, reply: ChatReply): unknown
         logprobs: null,
       },
     ],
-    usage: usageOf(reply),
+    ...(reply.usage === null ? {} : { usage: usageOf(reply) }),
   }
 }
 
@@ -195,7 +243,7 @@ function streamChunks(id: string, model: string, reply: ChatReply, withUsage: bo
   for (const [index, call] of wireToolCalls(reply).entries())
     out.push(chunk({ tool_calls: [{ index, ...call }] }))
   out.push(chunk({}, finishReason(reply)))
-  if (withUsage)
+  if (withUsage && reply.usage !== null)
     out.push({
       id,
       object: 'chat.completion.chunk',

@@ -1,4 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk'
+import type OpenAI from 'openai'
 import {
   AgentEvalOpsError,
   type Evaluator,
@@ -8,31 +9,42 @@ import {
   type TrialView,
 } from '../../core/index.ts'
 import {
-  callMessages,
-  createAnthropicClient,
   costOf,
   PRICES_AS_OF,
   redactSecrets,
   totalTokens,
   type AttemptInfo,
   type CallMessagesOptions,
-  type MessagesRequest,
-  type MessagesResponse,
 } from '../../models/index.ts'
 import { aggregateVerdicts, JUDGE_RULES, verdictPasses, type JudgeRule } from './aggregate.ts'
+import {
+  createBackend,
+  JUDGE_PROVIDERS,
+  type JudgeBackend,
+  type JudgeProvider,
+  type JudgeRequestSettings,
+  type JudgeTurn,
+} from './backends.ts'
 import { buildJudgePrompt, DEFAULT_TRANSCRIPT_CHARS, JUDGE_SYSTEM_PROMPT, repairPrompt } from './prompt.ts'
 import { parseVerdict, type JudgeVerdict } from './verdict.ts'
 
 export const DEFAULT_JUDGE_MODEL = 'claude-sonnet-4-6'
+/** For provider `openai`: a non-reasoning model, so temperature 0 and JSON mode are accepted. */
+export const DEFAULT_OPENAI_JUDGE_MODEL = 'gpt-4.1'
 export const DEFAULT_JUDGE_MAX_TOKENS = 1024
 const DEFAULT_TIMEOUT_MS = 120_000
 
 export interface LlmJudgeOptions {
   /** Default `llm_judge`. */
   id?: string
+  /**
+   * `anthropic` (default): the Messages API. `openai`: Chat Completions, on OpenAI or any OpenAI-compatible
+   * gateway (`baseURL`); needs the optional peer `openai`.
+   */
+  provider?: JudgeProvider
   /** What a good trial looks like, in plain words: the judge scores against this alone. */
   rubric: string
-  /** Default `claude-sonnet-4-6` (DEFAULT_JUDGE_MODEL). */
+  /** Default `claude-sonnet-4-6` (DEFAULT_JUDGE_MODEL); `gpt-4.1` for provider `openai`. */
   model?: string
   /** Per reply (default 1024). */
   maxTokens?: number
@@ -46,14 +58,22 @@ export interface LlmJudgeOptions {
   maxAttempts?: number
   /** Follow-ups asking for valid JSON after a reply that is not a verdict (default 2). */
   malformedRetries?: number
-  /** Used as is; otherwise a client is made at the first evaluation from `apiKey` and `baseURL`. */
-  client?: Anthropic
-  /** Default `ANTHROPIC_BASE_URL`, else the public API. */
+  /**
+   * Used as is (an Anthropic client, or an OpenAI client for provider `openai`); otherwise a client is made at the
+   * first evaluation from `apiKey` and `baseURL`.
+   */
+  client?: Anthropic | OpenAI
+  /** Default `ANTHROPIC_BASE_URL` (`OPENAI_BASE_URL` for provider `openai`), else the public API. */
   baseURL?: string
-  /** Default `ANTHROPIC_API_KEY`. Never written to a score, an event or an error. */
+  /**
+   * Default `ANTHROPIC_API_KEY` (`OPENAI_API_KEY` for provider `openai`). Never written to a score, an event or
+   * an error.
+   */
   apiKey?: string
   /** Default 0 for repeatable verdicts; null leaves it out of the request (for models that refuse it). */
   temperature?: number | null
+  /** Provider `openai`: send `response_format: { type: 'json_object' }` (default true; false for gateways that refuse it). */
+  jsonResponseFormat?: boolean
   /** Transcript size cap; the middle of a longer trace is left out (default 20 000). */
   maxTranscriptChars?: number
   /** Per HTTP attempt (default 120 s). */
@@ -64,8 +84,10 @@ export interface LlmJudgeOptions {
 
 interface JudgeConfig {
   id: string
+  provider: JudgeProvider
   rubric: string
   model: string
+  jsonResponseFormat: boolean
   maxTokens: number
   repeats: number
   rule: JudgeRule
@@ -79,21 +101,25 @@ interface JudgeConfig {
 }
 
 /**
- * An evaluator that asks a Claude model to grade the trial against a rubric. Each of the k judgements is its own
+ * An evaluator that asks a model (Claude, or any model behind an OpenAI-compatible API) to grade the trial against
+ * a rubric. Each of the k judgements is its own
  * conversation; every HTTP attempt (ok, malformed, rate-limited, failed) is recorded as an `evaluator.model_call`
  * event with its cost. When a judgement cannot be had (the API keeps failing, the replies are never a valid
  * verdict) it throws INFRA_FAILURE: the engine records "could not judge", never a pass or a fail of the agent.
  */
 export function llmJudge(options: LlmJudgeOptions): Evaluator {
   const config = resolveConfig(options)
-  let client: Anthropic | undefined
+  let backend: Promise<JudgeBackend> | undefined
   return {
     id: config.id,
     kind: 'llm_judge',
     async evaluate(view, ctx) {
       // Made at the first evaluation, so defining a suite needs no API key until a judge actually runs.
-      client ??= await createClient(options, config.id)
-      return judge(client, config, view, ctx, options.apiKey)
+      backend ??= backendFor(options, config).catch((e: unknown) => {
+        backend = undefined
+        throw e
+      })
+      return judge(await backend, config, view, ctx)
     },
   }
 }
@@ -105,7 +131,27 @@ export async function runJudge(
   ctx?: EvaluatorContext,
 ): Promise<EvaluatorOutput> {
   const config = resolveConfig(options)
-  return judge(await createClient(options, config.id), config, view, ctx, options.apiKey)
+  return judge(await backendFor(options, config), config, view, ctx)
+}
+
+function backendFor(options: LlmJudgeOptions, config: JudgeConfig): Promise<JudgeBackend> {
+  const settings: JudgeRequestSettings = {
+    model: config.model,
+    maxTokens: config.maxTokens,
+    system: JUDGE_SYSTEM_PROMPT,
+    temperature: config.temperature,
+    jsonResponseFormat: config.jsonResponseFormat,
+  }
+  return createBackend(
+    {
+      id: config.id,
+      provider: config.provider,
+      client: options.client,
+      apiKey: options.apiKey,
+      baseURL: options.baseURL,
+    },
+    settings,
+  )
 }
 
 interface Ledger {
@@ -114,7 +160,7 @@ interface Ledger {
 }
 
 interface JudgeRun {
-  client: Anthropic
+  backend: JudgeBackend
   config: JudgeConfig
   prompt: string
   steps: ReadonlySet<number>
@@ -124,15 +170,14 @@ interface JudgeRun {
 }
 
 async function judge(
-  client: Anthropic,
+  backend: JudgeBackend,
   config: JudgeConfig,
   view: TrialView,
   ctx: EvaluatorContext | undefined,
-  apiKey: string | undefined,
 ): Promise<EvaluatorOutput> {
-  const secrets = [apiKey, client.apiKey, client.authToken]
+  const { secrets } = backend
   const run: JudgeRun = {
-    client,
+    backend,
     config,
     prompt: buildJudgePrompt(view, config.rubric, config.maxTranscriptChars),
     steps: new Set(view.events.map((e) => e.step)),
@@ -150,14 +195,14 @@ async function judge(
 /** One judgement: a model call, and follow-ups asking for valid JSON while the reply is not a verdict. */
 async function judgeOnce(run: JudgeRun, repeat: number): Promise<JudgeVerdict> {
   const { config } = run
-  const first: Anthropic.MessageParam = { role: 'user', content: run.prompt }
-  let messages: Anthropic.MessageParam[] = [first]
+  const first: JudgeTurn = { role: 'user', content: run.prompt }
+  let messages: JudgeTurn[] = [first]
   let attempt = 0
   let problem = ''
   for (let reply = 0; reply <= config.malformedRetries; reply++) {
     // The ok attempt is recorded only once its reply is read: only then is it known to be ok or malformed.
     const answered: { info?: AttemptInfo } = {}
-    const response = await callMessages(run.client, requestFor(config, messages), {
+    const call: CallMessagesOptions = {
       signal: run.ctx?.signal,
       gate: run.ctx?.modelCalls,
       maxAttempts: config.maxAttempts,
@@ -168,14 +213,14 @@ async function judgeOnce(run: JudgeRun, repeat: number): Promise<JudgeVerdict> {
         if (info.status === 'ok') answered.info = info
         else record(run, repeat, attempt, 'error', info)
       },
-    })
-    const text = textOf(response)
+    }
+    const { text, truncated } = await run.backend.reply(messages, call)
     const parsed = parseVerdict(text, run.steps)
     if (parsed.ok) {
       record(run, repeat, attempt, 'ok', answered.info)
       return parsed.verdict
     }
-    const cutOff = response.stop_reason === 'max_tokens' ? ' (the reply was cut off at max_tokens)' : ''
+    const cutOff = truncated ? ' (the reply was cut off at max_tokens)' : ''
     problem = `${parsed.problem}${cutOff}`
     record(run, repeat, attempt, 'malformed', answered.info, problem)
     // An empty reply cannot be quoted back (the API refuses an empty assistant turn): ask afresh instead.
@@ -192,16 +237,6 @@ async function judgeOnce(run: JudgeRun, repeat: number): Promise<JudgeVerdict> {
   )
 }
 
-function requestFor(config: JudgeConfig, messages: Anthropic.MessageParam[]): MessagesRequest {
-  return {
-    model: config.model,
-    max_tokens: config.maxTokens,
-    system: JUDGE_SYSTEM_PROMPT,
-    messages,
-    ...(config.temperature === null ? {} : { temperature: config.temperature }),
-  }
-}
-
 /** Emits one `evaluator.model_call` event (when there is a trace to write to) and books the attempt's cost. */
 function record(
   run: JudgeRun,
@@ -213,8 +248,12 @@ function record(
 ): void {
   const { config, ledger } = run
   const usage = info?.usage
-  const priced = usage ? costOf(config.model, usage) : 0
-  if (priced === null) ledger.costUnknown = true
+  // An answered attempt without usage (some OpenAI-compatible servers send none) has a cost we cannot know.
+  const priced = usage ? costOf(config.model, usage) : info?.status === 'ok' ? null : 0
+  if (priced === null) {
+    ledger.costUnknown = true
+    warnUnpriced(config, usage === undefined)
+  }
   const costUsd = priced ?? 0
   ledger.costUsd += costUsd
   if (!run.ctx) return
@@ -280,11 +319,20 @@ function summarize(run: JudgeRun, verdicts: readonly JudgeVerdict[]): EvaluatorO
   }
 }
 
-function textOf(response: MessagesResponse): string {
-  return response.content
-    .flatMap((block) => (block.type === 'text' ? [block.text] : []))
-    .join('\n')
-    .trim()
+const warned = new Set<string>()
+
+/** Once per model and process: a judge's spend that cannot be counted is worth knowing, not worth a crash. */
+function warnUnpriced(config: JudgeConfig, noUsage: boolean): void {
+  const key = `${config.model}\0${noUsage}`
+  if (warned.has(key)) return
+  warned.add(key)
+  console.warn(
+    noUsage
+      ? `agentevalops: llm_judge "${config.id}": the ${config.provider} endpoint reported no token usage for ` +
+          `${config.model}; its cost is counted as 0.`
+      : `agentevalops: llm_judge "${config.id}": no price for model ${config.model} in the price table of ` +
+          `${PRICES_AS_OF}; its cost is counted as 0 (add the model to src/models/pricing.ts).`,
+  )
 }
 
 function fmt(n: number): string {
@@ -294,18 +342,6 @@ function fmt(n: number): string {
 function cut(text: string, max: number): string {
   const oneLine = text.trim().replace(/\s+/g, ' ')
   return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine
-}
-
-async function createClient(options: LlmJudgeOptions, id: string): Promise<Anthropic> {
-  if (options.client) return options.client
-  const apiKey = (options.apiKey ?? process.env.ANTHROPIC_API_KEY)?.trim()
-  if (!apiKey) {
-    throw new AgentEvalOpsError('CONFIG_INVALID', `llm_judge "${id}" has no Anthropic API key`, {
-      hint: 'Set ANTHROPIC_API_KEY (or pass apiKey or client to llmJudge()).',
-    })
-  }
-  const baseURL = options.baseURL ?? (process.env.ANTHROPIC_BASE_URL || undefined)
-  return createAnthropicClient({ apiKey, baseURL })
 }
 
 function resolveConfig(options: LlmJudgeOptions): JudgeConfig {
@@ -323,17 +359,24 @@ function resolveConfig(options: LlmJudgeOptions): JudgeConfig {
   const threshold = options.threshold ?? 0.5
   if (!(threshold >= 0 && threshold <= 1))
     throw invalid(`threshold must be between 0 and 1, got ${threshold}`)
-  const model = options.model ?? DEFAULT_JUDGE_MODEL
+  const provider = options.provider ?? 'anthropic'
+  if (!JUDGE_PROVIDERS.includes(provider))
+    throw invalid(`provider must be one of ${JUDGE_PROVIDERS.join(', ')}, got ${String(provider)}`)
+  const model = options.model ?? (provider === 'openai' ? DEFAULT_OPENAI_JUDGE_MODEL : DEFAULT_JUDGE_MODEL)
   if (model.trim() === '') throw invalid('model is empty')
   const temperature = options.temperature === undefined ? 0 : options.temperature
-  if (temperature !== null && !(temperature >= 0 && temperature <= 1))
-    throw invalid(`temperature must be between 0 and 1, got ${temperature}`)
+  // Chat Completions accepts up to 2; the Messages API up to 1.
+  const maxTemperature = provider === 'openai' ? 2 : 1
+  if (temperature !== null && !(temperature >= 0 && temperature <= maxTemperature))
+    throw invalid(`temperature must be between 0 and ${maxTemperature}, got ${temperature}`)
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
   if (!(timeoutMs > 0)) throw invalid(`timeoutMs must be > 0, got ${timeoutMs}`)
   return {
     id,
+    provider,
     rubric: options.rubric,
     model,
+    jsonResponseFormat: options.jsonResponseFormat ?? true,
     maxTokens: int('maxTokens', options.maxTokens ?? DEFAULT_JUDGE_MAX_TOKENS, 1),
     repeats: int('repeats', options.repeats ?? 1, 1),
     rule,
