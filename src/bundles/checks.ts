@@ -25,6 +25,8 @@ export const BUNDLE_CHECKS = {
   'run-ids': 'manifest, metadata, scores and every trace event name the same run',
   'trial-count': "metadata.json's trialCount is the number of trials in scores.json",
   'duplicate-trials': 'no trial appears twice in scores.json',
+  'monitor-window':
+    'a monitor bundle (and only one) names its window in metadata.json, with one trial per scored trace',
   'registered-trials':
     "scores.json holds every trial the run registered (metadata.json's registeredTrials), and no other",
   'trace-schema':

@@ -95,7 +95,10 @@ export function planPrune(folders: readonly RunFolder[], options: PruneOptions):
   }
   for (const group of groups.values()) {
     const newestFirst = [...group].sort(newerFirst)
-    const complete = newestFirst.filter((f) => f.bundle?.status === 'complete')
+    // A monitor window is whole in its own way: its group (the monitor's name) keeps its newest windows.
+    const complete = newestFirst.filter(
+      (f) => f.bundle?.status === 'complete' || f.bundle?.status === 'monitor',
+    )
     const kept = new Map<RunFolder, KeepReason>(complete.slice(0, options.keep).map((f) => [f, 'newest']))
     const newestInterrupted = newestFirst.find((f) => f.bundle?.status === 'interrupted')
     if (complete.length === 0 && newestInterrupted !== undefined) kept.set(newestInterrupted, 'only-copy')

@@ -27,6 +27,7 @@ export function checkRecords(
         `schemaVersion ${scores.schemaVersion} does not match metadata.json's ${metadata.schemaVersion}`,
       )
     }
+    checkMonitor(metadata, scores.trials.length, findings)
     if (metadata.trialCount !== scores.trials.length) {
       findings.add(
         'trial-count',
@@ -53,4 +54,21 @@ export function checkRecords(
     }
     seen.add(key)
   })
+}
+
+/** A monitor window's bundle says which window it is, and every trace it scored is one of its trials. */
+function checkMonitor(metadata: RunMetadata, trials: number, findings: FindingList): void {
+  const { monitor, status } = metadata
+  if (status === 'monitor' && monitor === undefined)
+    findings.add('monitor-window', METADATA_FILE, 'status is monitor but there is no monitor section')
+  else if (status !== 'monitor' && monitor !== undefined)
+    findings.add('monitor-window', METADATA_FILE, `status is ${status} but there is a monitor section`)
+  else if (monitor?.counts && monitor.counts.scored !== trials)
+    findings.add(
+      'monitor-window',
+      METADATA_FILE,
+      `monitor.counts.scored is ${monitor.counts.scored} but scores.json has ${trials} trial(s)`,
+    )
+  else if (monitor && Date.parse(monitor.window.end) <= Date.parse(monitor.window.start))
+    findings.add('monitor-window', METADATA_FILE, 'monitor.window ends before it starts')
 }

@@ -3,6 +3,7 @@ import type { Command } from './command.ts'
 import { compareCommand } from './commands/compare.ts'
 import { recoverCommand } from './commands/recover.ts'
 import { mergeCommand } from './commands/merge.ts'
+import { monitorCommand } from './commands/monitor.ts'
 import { doctorCommand } from './commands/doctor.ts'
 import { initCommand } from './commands/init.ts'
 import { pruneCommand } from './commands/prune.ts'
@@ -24,6 +25,7 @@ export const COMMANDS: readonly Command[] = [
   mergeCommand,
   uploadCommand,
   replayCommand,
+  monitorCommand,
   pruneCommand,
   initCommand,
   doctorCommand,

@@ -33,4 +33,5 @@ export { closest } from './closest.ts'
 // Fast structural checks that answer "valid" only where the zod schemas do (the schema decides everything else).
 export { isPlainValue } from './plain-values.ts'
 export * as shapeChecks from './trace-event-shape.ts'
+export * from './monitor-files.ts'
 export * from './langfuse-wire.ts'

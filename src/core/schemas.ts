@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { JsonObject, JsonValue } from './json.ts'
+import { MonitorLevel } from './monitor-wire.ts'
 
 /**
  * Bundle format version written by this SDK. Readers accept every version up to this one. 2: ids out of scores.json;
@@ -413,8 +414,46 @@ export const PassRateGate = z.object({
 })
 export type PassRateGate = z.infer<typeof PassRateGate>
 
-export const RunStatus = z.enum(['complete', 'interrupted', 'partial-shard'])
+/** `monitor`: a window of production traces scored by `agentevalops monitor` (see `RunMetadata.monitor`). */
+export const RunStatus = z.enum(['complete', 'interrupted', 'partial-shard', 'monitor'])
 export type RunStatus = z.infer<typeof RunStatus>
+
+/** What happened to the traces a monitor run read: every fetched trace lands in exactly one of these. */
+export const MonitorCounts = z.object({
+  /** Items the source yielded (traces that parsed and those that did not). */
+  fetched: count,
+  /** Items that did not parse as a trace: skipped, counted in every evaluator's skippedCount. */
+  malformed: count,
+  /** Left out by deterministic sampling (`--sampling-rate`). */
+  sampledOut: count,
+  /** Scored by an earlier run (the ledger). */
+  alreadyScored: count,
+  /** Still being written (ended within `--settle` of the run's start): left for a later run. */
+  unsettled: count,
+  /** Left out by `--max-traces` or `--max-cost-usd`. */
+  capped: count,
+  /** Fetched but not scored because the run was stopped (SIGTERM). */
+  leftOut: count,
+  /** The scorer failed on them: skipped, counted in every evaluator's skippedCount. */
+  failed: count,
+  scored: count,
+})
+export type MonitorCounts = z.infer<typeof MonitorCounts>
+
+/** A monitor run: whose traces, which window, and how it ended. */
+export const MonitorRunInfo = z.object({
+  monitorName: z.string().min(1),
+  monitorId: z.string().min(1),
+  /** The run id the scheduler gave (`--run-id`); the bundle's own run id may add a rerun suffix. */
+  runId: z.string().min(1),
+  /** Traces that started in [start, end). */
+  window: z.object({ start: isoTime, end: isoTime }),
+  levels: z.array(MonitorLevel),
+  counts: MonitorCounts.optional(),
+  /** Why scoring stopped before the window's end; null when it did not. */
+  stoppedBy: z.enum(['signal', 'max-traces', 'max-cost']).nullable().optional(),
+})
+export type MonitorRunInfo = z.infer<typeof MonitorRunInfo>
 
 export const RunMetadata = z.object({
   /** Metadata of formats 1 to 3 is alike; the number follows the bundle's format. */
@@ -469,6 +508,8 @@ export const RunMetadata = z.object({
    * them, the merge judges the whole. Bundles written before they were kept, and runs without one, have none.
    */
   gates: z.array(PassRateGate).optional(),
+  /** A monitor run's window and what became of its traces; present exactly when status is `monitor`. */
+  monitor: MonitorRunInfo.optional(),
 })
 export type RunMetadata = z.infer<typeof RunMetadata>
 

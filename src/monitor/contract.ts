@@ -2,7 +2,6 @@ import type {
   AggregatedScore,
   FullTrace,
   IndividualScore,
-  MonitorLevel,
   RunMetadata,
   TraceEvent,
   TrialRecord,
@@ -82,13 +81,7 @@ export interface ScorePublisher {
   publish(batch: MonitorScoreBatch, signal: AbortSignal): Promise<void>
 }
 
-/** The window's run metadata adds this (status `monitor`). */
-export interface MonitorRunInfo {
-  monitorName: string
-  monitorId: string
-  runId: string
-  window: { start: string; end: string }
-  levels: MonitorLevel[]
-}
+/** The window's run metadata adds this (status `monitor`): zod in src/core (RunMetadata.monitor), counts included. */
+export type { MonitorRunInfo } from '../core/index.ts'
 
 export type { RunMetadata }

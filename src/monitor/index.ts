@@ -21,3 +21,4 @@ export {
   EVENT_GEN_AI_EVALUATION_RESULT,
   type OtlpLogsPublisherOptions,
 } from './sinks/otlp-logs-publisher.ts'
+export * from './job/index.ts'

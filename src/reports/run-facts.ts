@@ -1,4 +1,4 @@
-import type { BenchmarkInfo, RunMetadata, RunnerInfo } from '../core/index.ts'
+import type { BenchmarkInfo, MonitorRunInfo, RunMetadata, RunnerInfo } from '../core/index.ts'
 import { DASH, seconds } from './format.ts'
 
 /**
@@ -16,6 +16,7 @@ export function runFacts(metadata: RunMetadata): [string, string][] {
   if (metadata.git.sha) facts.push(['Git', `${metadata.git.sha}${metadata.git.dirty ? ' (dirty)' : ''}`])
   if (metadata.shard) facts.push(['Shard', `${metadata.shard.index}/${metadata.shard.count}`])
   if (metadata.testNamePattern) facts.push(['Filter', `-t ${metadata.testNamePattern}`])
+  if (metadata.monitor) facts.push(...monitorFacts(metadata.monitor))
   const labels = Object.entries(metadata.labels)
   if (labels.length > 0) facts.push(['Labels', labels.map(([k, v]) => `${k}=${v}`).join(', ')])
   return facts
@@ -29,6 +30,16 @@ export function statusCaveat(metadata: RunMetadata): { title: string; text: stri
       text: 'only the trials that finished are reported; do not use it as a baseline.',
     }
   }
+  const stopped = metadata.monitor?.stoppedBy
+  if (metadata.status === 'monitor' && stopped) {
+    const why = { signal: 'a stop signal', 'max-traces': '--max-traces', 'max-cost': '--max-cost-usd' }[
+      stopped
+    ]
+    return {
+      title: 'Partial window',
+      text: `scoring stopped early (${why}): only part of the window's traces are reported.`,
+    }
+  }
   if (metadata.status === 'partial-shard' && metadata.shard) {
     return {
       title: 'Partial run',
@@ -36,6 +47,31 @@ export function statusCaveat(metadata: RunMetadata): { title: string; text: stri
     }
   }
   return null
+}
+
+function monitorFacts(monitor: MonitorRunInfo): [string, string][] {
+  const facts: [string, string][] = [
+    ['Monitor', `${monitor.monitorName} (monitor ${monitor.monitorId}, run ${monitor.runId})`],
+    ['Window', `${monitor.window.start} to ${monitor.window.end}`],
+  ]
+  const c = monitor.counts
+  if (c) {
+    const notScored = [
+      [c.malformed, 'malformed'],
+      [c.failed, 'failed'],
+      [c.sampledOut, 'sampled out'],
+      [c.alreadyScored, 'already scored'],
+      [c.unsettled, 'unsettled'],
+      [c.capped, 'capped'],
+      [c.leftOut, 'left out by a stop'],
+    ] as const
+    const rest = notScored.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}`)
+    facts.push([
+      'Traces',
+      `${c.fetched} fetched, ${c.scored} scored${rest.length > 0 ? `; not scored: ${rest.join(', ')}` : ''}`,
+    ])
+  }
+  return facts
 }
 
 function runners(all: readonly RunnerInfo[], first: RunnerInfo | null): string {

@@ -1,8 +1,10 @@
 import { resolve } from 'node:path'
 import { compareWithBaseline } from '../../../reporters/baseline.ts'
-import { LATEST_BASELINE, readBundle } from '../../bundles/index.ts'
+import { LATEST_BASELINE, readBundle, type Bundle } from '../../bundles/index.ts'
 import { AgentEvalOpsError, isAgentEvalOpsError, type BaselineComparison } from '../../core/index.ts'
-import type { CompareOptions } from '../../scorers/index.ts'
+import { compareWindows, type CompareOptions, type WindowComparison } from '../../scorers/index.ts'
+import { terminalText } from '../../reports/escape-terminal.ts'
+import type { CliIO } from '../io.ts'
 import { formatCommandHelp } from '../command-help.ts'
 import { parseCommandArgs, type Command } from '../command.ts'
 import { formatComparison } from '../comparison-text.ts'
@@ -39,6 +41,16 @@ export const compareCommand: Command = {
     let result: { comparison: BaselineComparison; baselineDir: string }
     try {
       const candidate = await readBundle(candidateDir)
+      // Two monitor windows share no trace to pair: their pass rates are compared as independent samples.
+      if (candidate.metadata.status === 'monitor')
+        return await compareMonitorWindows(
+          baselineSpec,
+          candidateDir,
+          candidate,
+          options,
+          values.json === true,
+          io,
+        )
       result = await compareWithBaseline(
         // `latest` means the newest other bundle beside the candidate.
         { spec: baselineSpec, runsDir: resolve(candidateDir, '..'), options },
@@ -64,6 +76,66 @@ export const compareCommand: Command = {
     else io.out(formatComparison(comparison, { baselineDir, candidateDir }))
     return comparison.verdict === 'NO_GO' ? 1 : 0
   },
+}
+
+async function compareMonitorWindows(
+  baselineSpec: string,
+  candidateDir: string,
+  candidate: Bundle,
+  options: CompareOptions,
+  json: boolean,
+  io: CliIO,
+): Promise<number> {
+  if (baselineSpec === LATEST_BASELINE)
+    throw new AgentEvalOpsError(
+      'USAGE',
+      `${candidateDir} is a monitor window: give the earlier window's bundle to compare it with, not "latest"`,
+    )
+  const baseline = await readBundle(baselineSpec)
+  const [a, b] = [baseline.metadata.monitor, candidate.metadata.monitor]
+  if (baseline.metadata.status !== 'monitor' || !a || !b) {
+    io.err(
+      `agentevalops compare: ${baselineSpec} is not a monitor window; a window is compared with another window of its monitor`,
+    )
+    return 2
+  }
+  if (a.monitorId !== b.monitorId && options.force !== true) {
+    io.err(
+      `agentevalops compare: the windows are of two monitors (${a.monitorId}, ${b.monitorId}); pass --force to compare them anyway`,
+    )
+    return 2
+  }
+  const comparison = compareWindows(baseline.scores.trials, candidate.scores.trials, options)
+  if (json) io.out(JSON.stringify({ baselineDir: baselineSpec, candidateDir, ...comparison }, null, 2))
+  else
+    io.out(
+      formatWindowComparison(
+        comparison,
+        `${a.window.start} to ${a.window.end}`,
+        `${b.window.start} to ${b.window.end}`,
+      ),
+    )
+  return comparison.verdict === 'NO_GO' ? 1 : 0
+}
+
+function formatWindowComparison(c: WindowComparison, before: string, after: string): string {
+  const pct = (x: number | null) => (x === null ? '—' : `${(x * 100).toFixed(1)}%`)
+  const signed = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(1)}`
+  const lines = [
+    `Monitor windows: ${before} (baseline) → ${after} (candidate)`,
+    `Unpaired: two-proportion z-test per metric, alpha ${c.alpha}, max drop ${pct(c.maxDrop)}, at least ${c.minPairs} traces a side`,
+    '',
+  ]
+  for (const m of c.metrics) {
+    const change = m.change
+      ? `${signed(m.change.estimate)} pts [${signed(m.change.low)}, ${signed(m.change.high)}], p=${m.pValue!.toFixed(4)}`
+      : 'no data on one side'
+    lines.push(
+      `  ${terminalText(m.metric)}: ${pct(m.baseline.passRate)} of ${m.baseline.n} → ${pct(m.candidate.passRate)} of ${m.candidate.n}; ${change}; ${m.verdict}`,
+    )
+  }
+  lines.push('', `Verdict: ${c.verdict}`)
+  return lines.join('\n')
 }
 
 function fraction<K extends 'alpha' | 'maxDrop'>(flag: string, raw: string | undefined, key: K) {
@@ -96,6 +168,9 @@ function help(): string {
         `"${LATEST_BASELINE}" picks the newest complete bundle of the same benchmarks in the folder that holds the candidate.`,
       'Broken tasks (every baseline trial passed, none passes now) are listed; --fail-on-broken makes any of\n' +
         'them NO_GO whatever the p-value, so a small suite can still catch a task that broke.',
+      'Two monitor windows (status monitor) hold different traces, so nothing pairs: each pass rate (the\n' +
+        "traces' and each evaluator's) is compared as two independent samples (two-proportion z-test, Wald\n" +
+        'interval of the change), with the same --alpha, --max-drop and --min-pairs (traces a side).',
       'A dataset that gained or lost tasks is compared over the tasks both runs share. Bundles of different\n' +
         'benchmarks, with no task in common, or whose shared tasks changed content are refused unless --force.',
     ],

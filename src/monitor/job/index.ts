@@ -1,0 +1,5 @@
+export * from './run-window.ts'
+export * from './ledger.ts'
+export * from './sampling.ts'
+export * from './unpublished.ts'
+export * from './time-flags.ts'
