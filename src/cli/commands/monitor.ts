@@ -20,6 +20,7 @@ import {
   type MonitorWindowResult,
   type ScorePublisher,
 } from '../../monitor/index.ts'
+import { judgeGatewayFromEnv } from '../../evaluators/index.ts'
 import { terminalText } from '../../reports/escape-terminal.ts'
 import { formatCommandHelp } from '../command-help.ts'
 import { parseCommandArgs, type Command } from '../command.ts'
@@ -295,16 +296,14 @@ async function runWindow<Spec extends EvaluatorSpecLike>(
     evaluatorsKey,
     warn,
   })
-  const judge = {
-    ...(env.LLM_API_BASE ? { baseURL: env.LLM_API_BASE, provider: 'openai' as const } : {}),
-    ...(env.LLM_API_KEY ? { apiKey: env.LLM_API_KEY } : {}),
-  }
+  // Either variable routes judges to the OpenAI-compatible gateway: a key alone must never go to another provider.
+  const judge = judgeGatewayFromEnv(env)
   const scorer = parts.createTraceScorer({
     specs,
     monitorName: flags.monitorName,
     runId: bundle.runId,
     traceStore: bundle.traceStore,
-    ...(Object.keys(judge).length > 0 ? { judge } : {}),
+    ...(judge ? { judge } : {}),
   })
 
   // SIGTERM (a pod being stopped): stop fetching, let what is in flight finish within the grace, publish, exit 0.
