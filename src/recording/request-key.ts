@@ -34,6 +34,8 @@ const REQUEST_FIELDS = [
   'parallel_tool_calls',
   // The AI SDK's per-provider settings (reasoning effort, caching…), as traced() models record them.
   'providerOptions',
+  // An MCP server's method, tool and arguments, as mcpTools() records its tools' lists and results.
+  'mcp',
 ] as const
 
 export function normalizeRequest(request: JsonObject): JsonObject {

@@ -1,0 +1,8 @@
+export { mcpTools, type McpToolset } from './toolset.ts'
+export {
+  McpToolError,
+  type McpHttpServer,
+  type McpServerOptions,
+  type McpStdioServer,
+  type McpTool,
+} from './types.ts'

@@ -1,0 +1,137 @@
+import {
+  errorMessage,
+  type JsonObject,
+  type JsonValue,
+  type RunContext,
+  type ToolSpec,
+} from '../../core/index.ts'
+import { currentCallableTrial } from '../callable/trial-scope.ts'
+import {
+  checkServerOptions,
+  McpConnection,
+  serverName,
+  type ListedTool,
+  type ToolReply,
+} from './connection.ts'
+import { McpToolError, type McpServerOptions, type McpTool } from './types.ts'
+
+/** An MCP server's tools, for the agents of an eval file. */
+export interface McpToolset {
+  /** The server's name, as its tool events carry it. */
+  readonly name: string
+  /**
+   * The server's tools. Inside a callableRunner agent the list goes through the trial's recording, like every
+   * call of its tools: a replay connects to nothing.
+   */
+  tools(): Promise<McpTool[]>
+  /**
+   * The tools' declared schemas as task tool specs, for the tool-use evaluator (`toolUse({ tools })`) or a task's
+   * `tools`: an agent's calls are then checked against what the server declares. Asks the server (live).
+   */
+  specs(): Promise<ToolSpec[]>
+  /** Ends the connection (and a stdio server's process). Call it once the eval file is done, e.g. in afterAll. */
+  close(): Promise<void>
+}
+
+/**
+ * Tools from an MCP server over stdio (`{ command, args }`) or streamable HTTP (`{ url }`). The connection opens at
+ * the first live use and is shared by every trial. The trial a call belongs to is found the way `traced()` finds
+ * it: from the callableRunner agent the call runs in (async context), so no ctx is passed around.
+ */
+export function mcpTools(options: McpServerOptions): McpToolset {
+  checkServerOptions(options)
+  const name = serverName(options)
+  const connection = new McpConnection(options, name)
+
+  const listed = async (): Promise<ListedTool[]> => {
+    const run = currentCallableTrial()?.run
+    if (!run) return connection.listTools()
+    const exchange = await run.modelCalls.exchange(keyOf(name, { method: 'tools/list' }), async () => ({
+      response: (await connection.listTools()) as unknown as JsonValue,
+      attempts: [],
+    }))
+    return exchange.response as unknown as ListedTool[]
+  }
+
+  const call = async (tool: string, args: JsonObject): Promise<JsonValue> => {
+    const run = currentCallableTrial()?.run
+    if (!run) return unwrap(tool, await connection.callTool(tool, args))
+    return tracedCall(run, { connection, server: name, tool, args })
+  }
+
+  const asTool = (listedTool: ListedTool): McpTool => ({
+    name: listedTool.name,
+    description: listedTool.description,
+    inputSchema: listedTool.inputSchema,
+    server: name,
+    call: (args) => call(listedTool.name, args),
+  })
+
+  return {
+    name,
+    tools: async () => (await listed()).map(asTool),
+    specs: async () =>
+      (await connection.listTools()).map((t) => ({
+        name: t.name,
+        // ToolSpec's description is required; a server may leave it out.
+        description: t.description ?? '',
+        inputSchema: t.inputSchema,
+      })),
+    close: () => connection.close(),
+  }
+}
+
+/** The gate's request for one server method: keyed under `mcp`, so it never matches a model call's key. */
+function keyOf(server: string, mcp: JsonObject): JsonObject {
+  return { model: `mcp:${server}`, mcp }
+}
+
+const callCounts = new WeakMap<RunContext, number>()
+
+/** One tool call in a trial: its events name the server, and its result is recorded and replayed. */
+async function tracedCall(
+  run: RunContext,
+  call: { connection: McpConnection; server: string; tool: string; args: JsonObject },
+): Promise<JsonValue> {
+  const { connection, server, tool, args } = call
+  if (run.signal.aborted) throw run.signal.reason
+  const count = (callCounts.get(run) ?? 0) + 1
+  callCounts.set(run, count)
+  const callId = `mcp_${count}`
+  run.emit('agent.tool_call', { tool, args, callId, server })
+  let reply: ToolReply
+  try {
+    const exchange = await run.modelCalls.exchange(
+      keyOf(server, { method: 'tools/call', tool, arguments: args }),
+      async () => ({
+        response: (await connection.callTool(tool, args, run.signal)) as unknown as JsonValue,
+        attempts: [],
+      }),
+    )
+    reply = exchange.response as unknown as ToolReply
+  } catch (e) {
+    // A limit or cancel that stopped the call ends the trial; it is not the tool's failure.
+    if (run.signal.aborted) throw run.signal.reason
+    run.emit('agent.tool_result', {
+      tool,
+      result: { error: errorMessage(e) },
+      isError: true,
+      callId,
+      server,
+    })
+    throw e
+  }
+  run.emit('agent.tool_result', {
+    tool,
+    result: reply.result,
+    ...(reply.isError ? { isError: true } : {}),
+    callId,
+    server,
+  })
+  return unwrap(tool, reply)
+}
+
+function unwrap(tool: string, reply: ToolReply): JsonValue {
+  if (reply.isError) throw new McpToolError(tool, reply.result)
+  return reply.result
+}
