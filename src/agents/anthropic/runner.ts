@@ -12,6 +12,7 @@ import {
 import { createAnthropicClient, redactSecrets, type CallMessagesOptions } from '../../models/index.ts'
 import { sharedRateLimiter, type RateLimiter } from './rate-limiter.ts'
 import { runToolLoop, type LoopConfig } from './tool-loop.ts'
+import type { McpToolset } from '../mcp/index.ts'
 import type { ToolHandler } from './tools.ts'
 
 export const DEFAULT_AGENT_MAX_TOKENS = 4096
@@ -36,6 +37,11 @@ export interface AnthropicRunnerOptions {
    * a benchmark can hand over tools bound to the trial's own workspace.
    */
   tools?: Record<string, ToolHandler>
+  /**
+   * MCP servers whose tools the model is offered besides the task's (see mcpTools()): their calls' events name the
+   * server, and their list and results are recorded and replayed with the trial's model calls.
+   */
+  mcp?: readonly McpToolset[]
   /** Used as is (its own retries are switched off per request); otherwise made at the first run. */
   client?: Anthropic
   /** Default `ANTHROPIC_API_KEY`. Never written to an event, a record or an error. */
@@ -105,6 +111,7 @@ export function anthropicRunner(options: AnthropicRunnerOptions): AgentRunner {
         temperature: settings.temperature,
         // The runner's own handlers; tools a benchmark hands over in its env belong to the benchmark.
         tools: Object.keys(options.tools ?? {}).sort(),
+        ...(options.mcp?.length ? { mcp: options.mcp.map((m) => m.name) } : {}),
         // A task's metadata.system override is part of the task and of its checksum, not of the runner.
         systemPromptSha256: sha256(settings.system),
         requestsPerMinute: settings.requestsPerMinute,
@@ -121,6 +128,7 @@ export function anthropicRunner(options: AnthropicRunnerOptions): AgentRunner {
         temperature: settings.temperature,
         system,
         tools: options.tools,
+        mcp: options.mcp ?? [],
         maxAttempts: settings.maxAttempts,
         maxTurns: settings.maxTurns,
         timeoutMs: settings.timeoutMs,

@@ -20,6 +20,7 @@ import {
   type MessagesRequest,
   type MessagesResponse,
 } from '../../models/index.ts'
+import type { McpTool, McpToolset } from '../mcp/index.ts'
 import type { RateLimiter } from './rate-limiter.ts'
 import { findHandler, redactJson, runTool, toolParams, type ToolHandler } from './tools.ts'
 
@@ -31,6 +32,7 @@ export interface LoopConfig {
   temperature: number | null
   system: string
   tools: Readonly<Record<string, ToolHandler>> | undefined
+  mcp: readonly McpToolset[]
   maxAttempts: number
   maxTurns: number
   timeoutMs: number | undefined
@@ -56,10 +58,14 @@ export async function runToolLoop(
   ctx: RunContext,
 ): Promise<AgentOutput> {
   const { redact } = config
-  const tools = toolParams(task.tools)
+  const own = toolParams(task.tools)
+  const fromMcp = await mcpToolsOf(config.mcp, ctx, new Set(own.map((t) => t.name)))
+  const tools = [...own, ...mcpParams(fromMcp)]
   const offered = new Set(tools.map((t) => t.name))
+  const handlerOf = (name: string): ToolHandler | undefined =>
+    findHandler(name, config.tools, env) ?? mcpHandler(fromMcp.get(name))
   for (const name of offered) {
-    if (!findHandler(name, config.tools, env))
+    if (!handlerOf(name))
       ctx.warn(`tool ${JSON.stringify(name)} is offered to the model but has no handler: its calls fail`)
   }
   const state: TrialState = { costWarned: false }
@@ -88,9 +94,11 @@ export async function runToolLoop(
     for (const use of toolUses) {
       const input = (use.input ?? null) as JsonValue
       const args = redactJson(input, redact)
-      ctx.emit('agent.tool_call', { tool: use.name, args, callId: use.id })
+      const server = offered.has(use.name) ? fromMcp.get(use.name)?.server : undefined
+      const from = server === undefined ? {} : { server }
+      ctx.emit('agent.tool_call', { tool: use.name, args, callId: use.id, ...from })
       // Only tools the task offered: a name the model made up is unknown even if some handler has it.
-      const handler = offered.has(use.name) ? findHandler(use.name, config.tools, env) : undefined
+      const handler = offered.has(use.name) ? handlerOf(use.name) : undefined
       const outcome = await runTool(
         { id: use.id, name: use.name, input },
         handler,
@@ -102,6 +110,7 @@ export async function runToolLoop(
         result: outcome.result,
         isError: outcome.isError,
         callId: use.id,
+        ...from,
       })
       results.push(outcome.block)
     }
@@ -111,6 +120,37 @@ export async function runToolLoop(
     finalAnswer: null,
     error: `no final answer after ${config.maxTurns} model turns (the runner's maxTurns)`,
   }
+}
+
+/** The MCP servers' tools by name, listed through the trial's recording; a task's own tool of a name wins. */
+async function mcpToolsOf(
+  servers: readonly McpToolset[],
+  ctx: RunContext,
+  taken: ReadonlySet<string>,
+): Promise<Map<string, McpTool>> {
+  const byName = new Map<string, McpTool>()
+  for (const server of servers) {
+    for (const tool of await server.toolsIn(ctx))
+      if (!taken.has(tool.name) && !byName.has(tool.name)) byName.set(tool.name, tool)
+  }
+  return byName
+}
+
+function mcpParams(tools: ReadonlyMap<string, McpTool>): Anthropic.Tool[] {
+  return toolParams(
+    [...tools.values()].map((t) => ({
+      name: t.name,
+      description: t.description ?? '',
+      inputSchema: t.inputSchema,
+    })),
+  )
+}
+
+/** An MCP tool as a handler: the model's input is its arguments (an object, as its schema requires). */
+function mcpHandler(tool: McpTool | undefined): ToolHandler | undefined {
+  if (!tool) return undefined
+  return (input) =>
+    tool.call(input !== null && typeof input === 'object' && !Array.isArray(input) ? input : {})
 }
 
 function requestFor(

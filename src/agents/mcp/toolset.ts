@@ -25,6 +25,11 @@ export interface McpToolset {
    */
   tools(): Promise<McpTool[]>
   /**
+   * For a runner that traces tool calls itself (anthropicRunner's `mcp` option): the tools of the trial `run`, their
+   * list and results through its recording, emitting no events of their own.
+   */
+  toolsIn(run: RunContext): Promise<McpTool[]>
+  /**
    * The tools' declared schemas as task tool specs, for the tool-use evaluator (`toolUse({ tools })`) or a task's
    * `tools`: an agent's calls are then checked against what the server declares. Asks the server (live).
    */
@@ -45,12 +50,7 @@ export function mcpTools(options: McpServerOptions): McpToolset {
 
   const listed = async (): Promise<ListedTool[]> => {
     const run = currentCallableTrial()?.run
-    if (!run) return connection.listTools()
-    const exchange = await run.modelCalls.exchange(keyOf(name, { method: 'tools/list' }), async () => ({
-      response: (await connection.listTools()) as unknown as JsonValue,
-      attempts: [],
-    }))
-    return exchange.response as unknown as ListedTool[]
+    return run ? recordedList(run, connection) : connection.listTools()
   }
 
   const call = async (tool: string, args: JsonObject): Promise<JsonValue> => {
@@ -59,17 +59,24 @@ export function mcpTools(options: McpServerOptions): McpToolset {
     return tracedCall(run, { connection, server: name, tool, args })
   }
 
-  const asTool = (listedTool: ListedTool): McpTool => ({
+  const asTool = (
+    listedTool: ListedTool,
+    callWith: (tool: string, args: JsonObject) => Promise<JsonValue> = call,
+  ): McpTool => ({
     name: listedTool.name,
     description: listedTool.description,
     inputSchema: listedTool.inputSchema,
     server: name,
-    call: (args) => call(listedTool.name, args),
+    call: (args) => callWith(listedTool.name, args),
   })
 
   return {
     name,
-    tools: async () => (await listed()).map(asTool),
+    tools: async () => (await listed()).map((t) => asTool(t)),
+    toolsIn: async (run) =>
+      (await recordedList(run, connection)).map((t) =>
+        asTool(t, async (tool, args) => unwrap(tool, await recordedCall(run, connection, tool, args))),
+      ),
     specs: async () =>
       (await connection.listTools()).map((t) => ({
         name: t.name,
@@ -84,6 +91,33 @@ export function mcpTools(options: McpServerOptions): McpToolset {
 /** The gate's request for one server method: keyed under `mcp`, so it never matches a model call's key. */
 function keyOf(server: string, mcp: JsonObject): JsonObject {
   return { model: `mcp:${server}`, mcp }
+}
+
+async function recordedList(run: RunContext, connection: McpConnection): Promise<ListedTool[]> {
+  const exchange = await run.modelCalls.exchange(
+    keyOf(connection.name, { method: 'tools/list' }),
+    async () => ({
+      response: (await connection.listTools()) as unknown as JsonValue,
+      attempts: [],
+    }),
+  )
+  return exchange.response as unknown as ListedTool[]
+}
+
+async function recordedCall(
+  run: RunContext,
+  connection: McpConnection,
+  tool: string,
+  args: JsonObject,
+): Promise<ToolReply> {
+  const exchange = await run.modelCalls.exchange(
+    keyOf(connection.name, { method: 'tools/call', tool, arguments: args }),
+    async () => ({
+      response: (await connection.callTool(tool, args, run.signal)) as unknown as JsonValue,
+      attempts: [],
+    }),
+  )
+  return exchange.response as unknown as ToolReply
 }
 
 const callCounts = new WeakMap<RunContext, number>()
@@ -101,14 +135,7 @@ async function tracedCall(
   run.emit('agent.tool_call', { tool, args, callId, server })
   let reply: ToolReply
   try {
-    const exchange = await run.modelCalls.exchange(
-      keyOf(server, { method: 'tools/call', tool, arguments: args }),
-      async () => ({
-        response: (await connection.callTool(tool, args, run.signal)) as unknown as JsonValue,
-        attempts: [],
-      }),
-    )
-    reply = exchange.response as unknown as ToolReply
+    reply = await recordedCall(run, connection, tool, args)
   } catch (e) {
     // A limit or cancel that stopped the call ends the trial; it is not the tool's failure.
     if (run.signal.aborted) throw run.signal.reason

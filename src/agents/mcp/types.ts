@@ -51,9 +51,8 @@ export class McpToolError extends Error {
     readonly tool: string,
     readonly result: JsonValue,
   ) {
-    super(
-      `tool ${JSON.stringify(tool)} failed: ${typeof result === 'string' ? result : JSON.stringify(result)}`,
-    )
+    // The result alone: runners that report a thrown error as `tool "x" failed: …` add the tool's name.
+    super(typeof result === 'string' ? result : JSON.stringify(result))
     this.name = 'McpToolError'
   }
 }
