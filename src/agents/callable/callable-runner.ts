@@ -50,7 +50,12 @@ export function callableRunner(fn: CallableAgent, options: CallableRunnerOptions
       try {
         // In the trial's async scope, so a model wrapped with traced() (AI SDK) finds the trial by itself.
         returned = await runInTrial(
-          { context: session.context, run: ctx, recordedCall: session.recordedCall },
+          {
+            context: session.context,
+            run: ctx,
+            recordedCall: session.recordedCall,
+            noteRecordingError: session.noteRecordingError,
+          },
           () => fn({ task, prompt: task.prompt, input: task.input, env }, session.context),
         )
       } catch (e) {

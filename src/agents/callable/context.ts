@@ -34,6 +34,11 @@ export interface CallableSession {
    * (and replayed) as it is, and its event has `status: 'error'` and no turn. For wrappers that keep failed calls
    * in the recording, so a replay retries where the recorded run did.
    */
+  /**
+   * Keeps a recording error raised by a call the harness makes for the agent outside `ctx` (an MCP tool's
+   * recorded result), so the trial ends on it even when the agent swallows it.
+   */
+  readonly noteRecordingError: (e: unknown) => void
   readonly recordedCall: <T>(
     info: ModelCallInfo,
     run: () => Promise<ModelCallReport<T>>,
@@ -290,6 +295,7 @@ export function createSession(ctx: RunContext): CallableSession {
     get recordingError() {
       return recordingError
     },
+    noteRecordingError: (e) => void noted(e),
     recordedCall: wrapModelCall,
   }
 }

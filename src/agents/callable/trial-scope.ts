@@ -8,6 +8,7 @@ export interface CallableTrial {
   readonly context: CallableContext
   readonly run: RunContext
   readonly recordedCall: CallableSession['recordedCall']
+  readonly noteRecordingError: CallableSession['noteRecordingError']
 }
 
 // Async context rather than an argument: a model wrapped once at module level serves every concurrent trial,

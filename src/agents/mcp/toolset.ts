@@ -1,5 +1,6 @@
 import {
   errorMessage,
+  isAgentEvalOpsError,
   type JsonObject,
   type JsonValue,
   type RunContext,
@@ -54,9 +55,16 @@ export function mcpTools(options: McpServerOptions): McpToolset {
   }
 
   const call = async (tool: string, args: JsonObject): Promise<JsonValue> => {
-    const run = currentCallableTrial()?.run
-    if (!run) return unwrap(tool, await connection.callTool(tool, args))
-    return tracedCall(run, { connection, server: name, tool, args })
+    const trial = currentCallableTrial()
+    if (!trial) return unwrap(tool, await connection.callTool(tool, args))
+    try {
+      return await tracedCall(trial.run, { connection, server: name, tool, args })
+    } catch (e) {
+      // An agent that catches its tools' errors must not hide a replay that has no recording for this call.
+      if (isAgentEvalOpsError(e, 'RECORDING_MISSING') || isAgentEvalOpsError(e, 'RECORDING_UNKEYED'))
+        trial.noteRecordingError(e)
+      throw e
+    }
   }
 
   const asTool = (

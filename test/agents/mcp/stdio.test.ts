@@ -126,6 +126,23 @@ describe('mcpTools over stdio', () => {
     expect(result?.error).toContain('no recorded model call matches this request ("mcp:calc"')
   })
 
+  it('a replay with no recording for a call ends the trial as infra_failure, even when the agent swallows it', async () => {
+    await run(calc(), 'auto')
+    await rm(serverFile)
+    const toolset = calc()
+    const swallowing: CallableAgent = async () => {
+      const lookup = (await toolset.tools()).find((t) => t.name === 'lookup')!
+      try {
+        return JSON.stringify(await lookup.call({ country: 'Japan' }))
+      } catch {
+        return 'carried on'
+      }
+    }
+    const { result } = await run(toolset, 'replay', swallowing)
+    expect(result?.terminatedBy).toBe('infra_failure')
+    expect(result?.error).toContain('no recorded model call matches this request ("mcp:calc"')
+  })
+
   it('a changed tool behaviour shows in a fresh recording (the server is really called when recording)', async () => {
     const { result } = await run(calc({ CALC_OFFSET: '10' }), 'record')
     expect(result?.finalAnswer).toBe('add,lookup "15" "Paris" tool error')
