@@ -90,8 +90,13 @@ export class McpConnection {
   }
 
   private connect(): Promise<Client> {
-    this.client ??= this.open().catch((e: unknown) => {
-      this.client = undefined
+    if (this.client) return this.client
+    // A server that exits or drops the connection is reconnected at the next call, not failed for good.
+    const forget = (): void => {
+      if (this.client === opening) this.client = undefined
+    }
+    const opening: Promise<Client> = this.open(forget).catch((e: unknown) => {
+      forget()
       throw e instanceof AgentEvalOpsError
         ? e
         : new AgentEvalOpsError(
@@ -106,10 +111,11 @@ export class McpConnection {
             },
           )
     })
-    return this.client
+    this.client = opening
+    return opening
   }
 
-  private async open(): Promise<Client> {
+  private async open(onClose: () => void): Promise<Client> {
     const sdk = await loadMcpSdk()
     const client = new sdk.Client({ name: 'agentevalops', version: '1' })
     const { options } = this
@@ -127,6 +133,7 @@ export class McpConnection {
             stderr: 'inherit',
           })
     await client.connect(transport)
+    client.onclose = onClose
     return client
   }
 }

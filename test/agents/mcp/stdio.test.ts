@@ -162,6 +162,15 @@ describe('mcpTools over stdio', () => {
     expect(score?.explanation).toContain('1 of 1 tool call invalid: step 0: add: /a must be number')
   })
 
+  it('a server that exits mid-trial fails that call, and the next call starts it again', async () => {
+    const toolset = calc({ CALC_EXIT_ON_ADD: '1' })
+    const tools = await toolset.tools()
+    const add = tools.find((t) => t.name === 'add')!
+    const lookup = tools.find((t) => t.name === 'lookup')!
+    await expect(add.call({ a: 1, b: 2 })).rejects.toThrow()
+    await expect(lookup.call({ country: 'Japan' })).resolves.toBe('Tokyo')
+  })
+
   it('a server that cannot start is an infra failure that names the server and the command', async () => {
     await rm(serverFile)
     const { result } = await run(calc(), 'off')
