@@ -1,0 +1,2 @@
+export { openaiRunner, type OpenAIRunnerOptions } from './runner.ts'
+export { chatTools } from './tool-loop.ts'
