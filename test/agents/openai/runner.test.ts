@@ -230,6 +230,27 @@ describe('openaiRunner', () => {
     expect(server.pending).toBe(1)
   })
 
+  it('a maxCostUsd limit crossed by the first call → limit_cost, its tool never runs', async () => {
+    server.enqueue(weatherCall('call_1', { prompt_tokens: 100_000, completion_tokens: 1000 }), {
+      text: '18°C',
+    })
+    const { record, events } = await trial(runner(), weatherTask, { limits: { maxCostUsd: 0.01 } })
+    expect(record.result?.terminatedBy).toBe('limit_cost')
+    const price = priceOf('gpt-4.1-mini')!
+    expect(record.usage.costUsd).toBeCloseTo((100_000 * price.input + 1000 * price.output) / 1e6, 12)
+    expect(kinds(events)).toEqual(['agent.model_call', 'agent.terminal'])
+    expect(server.pending).toBe(1)
+  })
+
+  it("a task's metadata.system replaces the runner's system prompt for that task", async () => {
+    server.enqueue({ text: 'hi' }, { text: 'hi' })
+    const own = { ...plainTask, metadata: { ...plainTask.metadata, system: 'Answer in French.' } }
+    await trial(runner({ system: 'Be brief.' }), plainTask)
+    await trial(runner({ system: 'Be brief.' }), own)
+    expect(sent(0).messages[0]).toEqual({ role: 'system', content: 'Be brief.' })
+    expect(sent(1).messages[0]).toEqual({ role: 'system', content: 'Answer in French.' })
+  })
+
   it('makes no request and reports an infra failure without an API key', async () => {
     const saved = process.env.OPENAI_API_KEY
     delete process.env.OPENAI_API_KEY
