@@ -9,7 +9,7 @@ import { RecordingSession, type RecordMode } from '../../../src/recording/index.
 import { runTrial } from '../../../src/engine/index.ts'
 import { MemoryTraceStore } from '../../../src/stores/index.ts'
 import { tempDir, type TempDir } from '../../e2e/helpers.ts'
-import { chatErrors, FakeOpenAIServer } from '../../support/fake-openai-server.ts'
+import { chatErrors, completion, FakeOpenAIServer } from '../../support/fake-openai-server.ts'
 import {
   benchmark,
   kinds,
@@ -249,6 +249,24 @@ describe('openaiRunner', () => {
     await trial(runner({ system: 'Be brief.' }), own)
     expect(sent(0).messages[0]).toEqual({ role: 'system', content: 'Be brief.' })
     expect(sent(1).messages[0]).toEqual({ role: 'system', content: 'Answer in French.' })
+  })
+
+  it('arguments that are not JSON are an error result for the model, and the conversation goes on', async () => {
+    // A completion as sent by a model that wrote broken arguments: served verbatim with a 200.
+    const broken = completion('chatcmpl-broken', 'gpt-4.1-mini', {
+      toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: {} }],
+    }) as { choices: { message: { tool_calls: { function: { arguments: string } }[] } }[] }
+    broken.choices[0]!.message.tool_calls[0]!.function.arguments = '{"city": Paris'
+    server.enqueue({ status: 200, body: broken }, { text: 'sorry' })
+    const { record, events } = await trial(runner(), weatherTask)
+    expect(record.result).toMatchObject({ terminatedBy: 'completed', finalAnswer: 'sorry' })
+    const [call, result] = events.filter(
+      (e) => e.kind === 'agent.tool_call' || e.kind === 'agent.tool_result',
+    )
+    expect(call?.payload).toEqual({ tool: 'get_weather', args: '{"city": Paris', callId: 'call_1' })
+    expect(result?.payload).toMatchObject({ isError: true, callId: 'call_1' })
+    expect(String(result?.payload.result)).toMatch(/not JSON/)
+    expect(sent(1).messages.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_1' })
   })
 
   it('makes no request and reports an infra failure without an API key', async () => {
