@@ -20,7 +20,8 @@ import {
   type MessagesRequest,
   type MessagesResponse,
 } from '../../models/index.ts'
-import type { McpTool, McpToolset } from '../mcp/index.ts'
+import type { McpToolset } from '../mcp/index.ts'
+import { mcpHandler, mcpToolSpecs, mcpToolsOf } from '../mcp/runner-tools.ts'
 import type { RateLimiter } from './rate-limiter.ts'
 import { findHandler, redactJson, runTool, toolParams, type ToolHandler } from './tools.ts'
 
@@ -60,7 +61,7 @@ export async function runToolLoop(
   const { redact } = config
   const own = toolParams(task.tools)
   const fromMcp = await mcpToolsOf(config.mcp, ctx, new Set(own.map((t) => t.name)))
-  const tools = [...own, ...mcpParams(fromMcp)]
+  const tools = [...own, ...toolParams(mcpToolSpecs(fromMcp))]
   const offered = new Set(tools.map((t) => t.name))
   const handlerOf = (name: string): ToolHandler | undefined =>
     findHandler(name, config.tools, env) ?? mcpHandler(fromMcp.get(name))
@@ -120,37 +121,6 @@ export async function runToolLoop(
     finalAnswer: null,
     error: `no final answer after ${config.maxTurns} model turns (the runner's maxTurns)`,
   }
-}
-
-/** The MCP servers' tools by name, listed through the trial's recording; a task's own tool of a name wins. */
-async function mcpToolsOf(
-  servers: readonly McpToolset[],
-  ctx: RunContext,
-  taken: ReadonlySet<string>,
-): Promise<Map<string, McpTool>> {
-  const byName = new Map<string, McpTool>()
-  for (const server of servers) {
-    for (const tool of await server.toolsIn(ctx))
-      if (!taken.has(tool.name) && !byName.has(tool.name)) byName.set(tool.name, tool)
-  }
-  return byName
-}
-
-function mcpParams(tools: ReadonlyMap<string, McpTool>): Anthropic.Tool[] {
-  return toolParams(
-    [...tools.values()].map((t) => ({
-      name: t.name,
-      description: t.description ?? '',
-      inputSchema: t.inputSchema,
-    })),
-  )
-}
-
-/** An MCP tool as a handler: the model's input is its arguments (an object, as its schema requires). */
-function mcpHandler(tool: McpTool | undefined): ToolHandler | undefined {
-  if (!tool) return undefined
-  return (input) =>
-    tool.call(input !== null && typeof input === 'object' && !Array.isArray(input) ? input : {})
 }
 
 function requestFor(

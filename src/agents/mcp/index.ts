@@ -6,3 +6,4 @@ export {
   type McpStdioServer,
   type McpTool,
 } from './types.ts'
+export { mcpHandler, mcpToolSpecs, mcpToolsOf } from './runner-tools.ts'

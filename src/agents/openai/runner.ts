@@ -17,6 +17,7 @@ import {
 } from '../anthropic/runner.ts'
 import { sharedRateLimiter, type RateLimiter } from '../anthropic/rate-limiter.ts'
 import type { ToolHandler } from '../anthropic/tools.ts'
+import type { McpToolset } from '../mcp/index.ts'
 import { runChatToolLoop, type LoopConfig } from './tool-loop.ts'
 
 export interface OpenAIRunnerOptions {
@@ -35,6 +36,11 @@ export interface OpenAIRunnerOptions {
   system?: string
   /** Handlers by tool name, looked up before the env's `toolHandlers`, exactly as in anthropicRunner(). */
   tools?: Record<string, ToolHandler>
+  /**
+   * MCP servers whose tools the model is offered besides the task's (see mcpTools()): their calls' events name the
+   * server, and their list and results are recorded and replayed with the trial's model calls.
+   */
+  mcp?: readonly McpToolset[]
   /** `max_completion_tokens` per reply; left out (the server's default) when unset. */
   maxTokens?: number
   /** Between 0 and 2; left out when unset, because reasoning models accept only their default. */
@@ -98,6 +104,7 @@ export function openaiRunner(options: OpenAIRunnerOptions): AgentRunner {
         maxTokens: settings.maxTokens,
         temperature: settings.temperature,
         tools: Object.keys(options.tools ?? {}).sort(),
+        ...(options.mcp?.length ? { mcp: options.mcp.map((m) => m.name) } : {}),
         systemPromptSha256: sha256(settings.system),
         // Names only: header values may be credentials.
         headers: Object.keys(options.headers ?? {}).sort(),
@@ -115,6 +122,7 @@ export function openaiRunner(options: OpenAIRunnerOptions): AgentRunner {
         temperature: settings.temperature,
         system,
         tools: options.tools,
+        mcp: options.mcp,
         maxAttempts: settings.maxAttempts,
         maxTurns: settings.maxTurns,
         timeoutMs: settings.timeoutMs,

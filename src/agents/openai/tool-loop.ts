@@ -24,6 +24,8 @@ import {
 // The Anthropic runner's tool handling and rate limiter are provider-neutral: shared, not copied.
 import type { RateLimiter } from '../anthropic/rate-limiter.ts'
 import { findHandler, redactJson, runTool, type ToolHandler, type ToolOutcome } from '../anthropic/tools.ts'
+import type { McpToolset } from '../mcp/index.ts'
+import { mcpHandler, mcpToolSpecs, mcpToolsOf } from '../mcp/runner-tools.ts'
 
 /** Everything one trial's conversation needs, resolved by the runner. */
 export interface LoopConfig {
@@ -33,6 +35,8 @@ export interface LoopConfig {
   temperature: number | null
   system: string
   tools: Readonly<Record<string, ToolHandler>> | undefined
+  /** MCP servers whose tools are offered beside the task's (see mcpTools()). */
+  mcp?: readonly McpToolset[] | undefined
   maxAttempts: number
   maxTurns: number
   timeoutMs: number | undefined
@@ -62,10 +66,14 @@ export async function runChatToolLoop(
   ctx: RunContext,
 ): Promise<AgentOutput> {
   const { redact } = config
-  const tools = chatTools(task.tools)
+  const own = chatTools(task.tools)
+  const fromMcp = await mcpToolsOf(config.mcp ?? [], ctx, new Set(own.map((t) => t.function.name)))
+  const tools = [...own, ...chatTools(mcpToolSpecs(fromMcp))]
   const offered = new Set(tools.map((t) => t.function.name))
+  const handlerOf = (name: string): ToolHandler | undefined =>
+    findHandler(name, config.tools, env) ?? mcpHandler(fromMcp.get(name))
   for (const name of offered) {
-    if (!findHandler(name, config.tools, env))
+    if (!handlerOf(name))
       ctx.warn(`tool ${JSON.stringify(name)} is offered to the model but has no handler: its calls fail`)
   }
   const state: TrialState = { costWarned: false, usageWarned: false }
@@ -92,12 +100,14 @@ export async function runChatToolLoop(
       const { name, rawArguments } = nameAndArguments(call)
       const input = parseArguments(rawArguments)
       const args = redactJson(input.ok ? input.value : rawArguments, redact)
-      ctx.emit('agent.tool_call', { tool: name, args, callId: call.id })
+      const server = offered.has(name) ? fromMcp.get(name)?.server : undefined
+      const from = server === undefined ? {} : { server }
+      ctx.emit('agent.tool_call', { tool: name, args, callId: call.id, ...from })
       const outcome: Pick<ToolOutcome, 'result' | 'isError'> = input.ok
         ? await runTool(
             { id: call.id, name, input: input.value },
             // Only tools the task offered: a name the model made up is unknown even if some handler has it.
-            offered.has(name) ? findHandler(name, config.tools, env) : undefined,
+            offered.has(name) ? handlerOf(name) : undefined,
             { task, env, signal: ctx.signal },
             redact,
           )
@@ -107,6 +117,7 @@ export async function runChatToolLoop(
         result: outcome.result,
         isError: outcome.isError,
         callId: call.id,
+        ...from,
       })
       const content = typeof outcome.result === 'string' ? outcome.result : JSON.stringify(outcome.result)
       messages.push({ role: 'tool', tool_call_id: call.id, content })
