@@ -93,6 +93,36 @@ describe('configs/agent_*.yaml run real agents', () => {
     expect(JSON.stringify(run.events)).not.toContain('sk-ant-yaml-test')
   })
 
+  it('anthropic: base_url from a ${VAR} reference wins over ANTHROPIC_BASE_URL', async () => {
+    server = await FakeMessagesServer.start({ apiKey: 'sk-ant-yaml-test' })
+    server.enqueue(textReply('64.4'))
+    vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-yaml-test')
+    vi.stubEnv('ANTHROPIC_BASE_URL', 'http://127.0.0.1:9') // nothing listens there
+    vi.stubEnv('AEO_YAML_GATEWAY', server.url)
+    const text = `name: gateway
+benchmark: { id: dataset, options: { path: agents/weather.yaml } }
+agent: { runner: anthropic, options: { model: claude-sonnet-4-6, base_url: "\${AEO_YAML_GATEWAY}", max_tokens: 64 } }
+`
+    const registry = builtinRegistry()
+    const { config } = parseRunConfig(text, 'configs/gateway.yaml', registry)
+    const context = { baseDir: join(ROOT, 'configs') }
+    const options = expandEnvRefs(config.agent.options, process.env) as JsonObject
+    const benchmark = registry.create('benchmark', 'dataset', config.benchmark.options, context)
+    const [task] = await benchmark.listTasks()
+    const run = await runTrial({
+      runId: 'r',
+      benchmark: await benchmark.info(),
+      task: task!,
+      trial: 0,
+      runner: registry.create('runner', 'anthropic', options, context),
+      traceStore: new MemoryTraceStore(),
+    })
+    expect(run.record.outcome, JSON.stringify(run.record.result?.error)).not.toBe('infra_failure')
+    expect(run.record.result?.finalAnswer).toBe('64.4')
+    expect(server.requests).toHaveLength(1)
+    expect((server.requests[0]!.body as { max_tokens: number }).max_tokens).toBe(64)
+  })
+
   it('command: a CLI agent as a child process, its JSON lines read as the generic format', async () => {
     const run = await runConfig('configs/agent_command.yaml')
     expectWeatherAnswered(run)
