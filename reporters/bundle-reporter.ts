@@ -26,13 +26,7 @@ import {
   type ScoredTrial,
   type SummarySettings,
 } from '../src/core/index.ts'
-import {
-  differenceFromRegistered,
-  formatFindings,
-  nameTrials,
-  sealBundle,
-  type Finding,
-} from '../src/bundles/index.ts'
+import { differenceFromRegistered, nameTrials, sealBundle } from '../src/bundles/index.ts'
 import { passRateGates, registeredTrials, unendedTrials } from './registered-trials.ts'
 import { noTrialMatched } from './no-trial-matched.ts'
 import { whyNotWritable } from '../src/stores/index.ts'
@@ -50,11 +44,11 @@ import { derivedRunFiles, timeStage } from './derived-files.ts'
 import { appendGithubStepSummary, githubStepSummary } from './github-summary.ts'
 import { replayCommand, type ConfigReplay } from './replay-command.ts'
 import { gitState, type GitState } from './run-environment.ts'
-import { writeSortedParts } from './fold-seal.ts'
+import { invalidTraces, sortFolded, writeSortedParts } from './fold-seal.ts'
 import { GrowingFiles } from './growing-files.ts'
 import { endMergeReports, mergingReports } from './merge-reports.ts'
 import { foldBlobCopies } from './blob-copies.ts'
-import { RunFold, trialKey, type FoldedTrial } from './run-fold.ts'
+import { RunFold, trialKey } from './run-fold.ts'
 import {
   artifactFiles,
   recordingsFile,
@@ -641,27 +635,6 @@ async function resolveResume(
 }
 
 type MetadataUnreported = NonNullable<RunMetadata['unreported']>
-
-/** Bundle order: benchmark, task, trial. */
-function sortFolded(trials: readonly FoldedTrial[]): FoldedTrial[] {
-  return [...trials].sort(
-    ({ slim: a }, { slim: b }) =>
-      cmp(a.benchmark.id, b.benchmark.id) || cmp(a.taskId, b.taskId) || a.trial - b.trial,
-  )
-}
-
-/** As writeBundle says it of traces it checks: the folded events were checked as they streamed. */
-function invalidTraces(findings: readonly Finding[]): AgentEvalOpsError {
-  return new AgentEvalOpsError(
-    'BUNDLE_INVALID',
-    `the run's traces are invalid, so no bundle was written (the source trace files are untouched):\n` +
-      formatFindings(findings),
-  )
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
-}
 
 function unique(infos: readonly RunnerInfo[]): RunnerInfo[] {
   return uniqueBy(infos, canonicalJson)

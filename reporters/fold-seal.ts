@@ -1,12 +1,14 @@
 import { join } from 'node:path'
 import {
   DurableFileWriter,
+  formatFindings,
   ScoresJsonWriter,
   TRACES_FILE,
   SCORES_FILE,
+  type Finding,
   type PrewrittenFile,
 } from '../src/bundles/index.ts'
-import type { RunSummary, ScoredTrial, TrialRecord } from '../src/core/index.ts'
+import { AgentEvalOpsError, type RunSummary, type ScoredTrial, type TrialRecord } from '../src/core/index.ts'
 import { ShownTrials } from '../src/reports/sections/trials.ts'
 import { reportTrial, type FoldedTrial, type RunFold, type SlimTrial } from './run-fold.ts'
 
@@ -97,4 +99,25 @@ function countedOnly(slim: SlimTrial, record: TrialRecord): ScoredTrial {
     return { ...s, explanation: '', citations: NO_CITATIONS, findings: found ? COUNTED_FINDINGS : s.findings }
   })
   return { ...trial, scores } as ScoredTrial
+}
+
+/** Bundle order: benchmark, task, trial. */
+export function sortFolded(trials: readonly FoldedTrial[]): FoldedTrial[] {
+  return [...trials].sort(
+    ({ slim: a }, { slim: b }) =>
+      cmp(a.benchmark.id, b.benchmark.id) || cmp(a.taskId, b.taskId) || a.trial - b.trial,
+  )
+}
+
+/** As writeBundle says it of traces it checks: the folded events were checked as they streamed. */
+export function invalidTraces(findings: readonly Finding[]): AgentEvalOpsError {
+  return new AgentEvalOpsError(
+    'BUNDLE_INVALID',
+    `the run's traces are invalid, so no bundle was written (the source trace files are untouched):\n` +
+      formatFindings(findings),
+  )
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
 }

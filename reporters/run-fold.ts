@@ -188,6 +188,25 @@ export class RunFold {
     await Promise.allSettled([...this.logs.values()].map((log) => log.tail.close()))
   }
 
+  /**
+   * Folds a finished trial handed over whole, not read from a worker log (a monitor window's scored trace): the same
+   * files and bookkeeping as a logged one. Serialised with the fold's other writes.
+   */
+  add(record: TrialRecord, events: readonly TraceEvent[]): Promise<void> {
+    const next = this.chain.then(async () => {
+      if (this.failure) throw this.failure.error
+      const texts = events.map((e) => JSON.stringify(e))
+      const folded = this.foldTrial(record, JSON.stringify(record), events, texts, 'monitor')
+      await this.spill.writeFile(folded.record)
+      await this.traces.writeFile(folded.events)
+      for (const [i, part] of this.parts.entries()) await part.handle.writeFile(folded.parts[i]!)
+    })
+    this.chain = next.catch((error: unknown) => {
+      this.failure ??= { error }
+    })
+    return next
+  }
+
   private async catchUp(): Promise<void> {
     for (const path of await workerLogPaths(this.stagingDir)) {
       if (!this.logs.has(path)) this.logs.set(path, { tail: new LogTail(path), inFlight: new Map() })
@@ -242,10 +261,21 @@ export class RunFold {
     // Events of a format that did not name their benchmark are keyed without it.
     const unnamed = trialKey('', record.taskId, record.trial)
     const held = log.inFlight.get(key) ?? log.inFlight.get(unnamed) ?? NO_EVENTS
-    const events = held.events
     log.inFlight.delete(key)
     log.inFlight.delete(unnamed)
+    const recordText = wrappedText(lineText, RECORD_LINE_PREFIX, record)
+    return this.foldTrial(record, recordText, held.events, held.texts, where)
+  }
 
+  /** A trial's record and events (each with its JSON) into the fold's files' texts and its slim bookkeeping. */
+  private foldTrial(
+    record: TrialRecord,
+    recordJson: string,
+    events: readonly TraceEvent[],
+    eventTexts: readonly string[],
+    where: string,
+  ): { record: string; events: string; parts: string[] } {
+    const key = trialKey(record.benchmark.id, record.taskId, record.trial)
     const findings = new FindingList()
     const checker = new TraceChecker(this.runId, findings, [
       { benchmark: record.benchmark.id, taskId: record.taskId, trial: record.trial },
@@ -253,10 +283,10 @@ export class RunFold {
     let text = ''
     events.forEach((event, i) => {
       checker.add(event, `${where}: event ${i + 1} of task ${record.taskId} trial ${record.trial}`)
-      text += `${held.texts[i]!}\n`
+      text += `${eventTexts[i]!}\n`
     })
     checker.finish()
-    const recordText = `${wrappedText(lineText, RECORD_LINE_PREFIX, record)}\n`
+    const recordText = `${recordJson}\n`
     const recordBytes = Buffer.byteLength(recordText)
     const eventBytes = Buffer.byteLength(text)
     const parts = this.parts.map((p) => p.part.text(record, events))

@@ -35,7 +35,7 @@ export function loadOpenAISdk(): Promise<OpenAISdk> {
     openaiSdk = undefined
     throw isModuleMissing(e, 'openai')
       ? new AgentEvalOpsError('INFRA_FAILURE', 'the OpenAI SDK (openai) is not installed', {
-          hint: "llmJudge({ provider: 'openai' }) calls it: npm install --save-dev openai@^6.30.0",
+          hint: "openaiRunner() and llmJudge({ provider: 'openai' }) call it: npm install --save-dev openai@^6.30.0",
           cause: e,
         })
       : e
@@ -68,11 +68,14 @@ export async function createAnthropicClient(options: {
 export async function createOpenAIClient(options: {
   apiKey: string
   baseURL?: string | undefined
+  /** Sent with every request: a gateway's own auth or routing headers. */
+  headers?: Readonly<Record<string, string>> | undefined
 }): Promise<OpenAI> {
   const { default: Client } = await loadOpenAISdk()
   return new Client({
     apiKey: options.apiKey,
     maxRetries: 0,
     ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
   })
 }

@@ -1,9 +1,11 @@
 import { existsSync } from 'node:fs'
-import { appendFile, mkdir, rm } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { derivedRunFiles } from '../../../reporters/derived-files.ts'
+import { invalidTraces, sortFolded, writeSortedParts } from '../../../reporters/fold-seal.ts'
 import { GrowingFiles } from '../../../reporters/growing-files.ts'
-import { runTargets, writeBundle } from '../../bundles/index.ts'
+import { RunFold, type SlimTrial } from '../../../reporters/run-fold.ts'
+import { runTargets, sealBundle } from '../../bundles/index.ts'
 import {
   BUNDLE_FORMAT_VERSION,
   checksumOf,
@@ -11,7 +13,6 @@ import {
   type MonitorRunInfo,
   type RunMetadata,
   type TraceStore,
-  type TrialRecord,
 } from '../../core/index.ts'
 import type { ScoredTrace, WindowBundleWriter } from '../../monitor/index.ts'
 import { renderMarkdownReport } from '../../reports/index.ts'
@@ -31,9 +32,10 @@ export interface MonitorBundleOptions {
 }
 
 /**
- * A window's bundle (status `monitor`): each scored trace's events go to a trace file of its own as the scorer writes
- * them (the trace store handed to the scorer), only its small record stays in memory, and the end writes the bundle
- * through the one bundle writer — the same report.md, report.html and spans.jsonl as an eval run's.
+ * A window's bundle (status `monitor`), written the way a run's reporter writes an eval run's: each scored trace is
+ * folded as it arrives (its record spilled, its events and its spans.jsonl and report.html parts appended to the
+ * fold's files), leaving only its slim form in memory; the end sorts, streams scores.json and seals. So memory is
+ * bounded by the traces in flight and a few numbers per trace, not by the window.
  */
 export function monitorBundleWriter(
   o: MonitorBundleOptions,
@@ -42,47 +44,80 @@ export function monitorBundleWriter(
   // Beside the bundles, a dot folder (skipped by merge and prune), removed once the bundle is written.
   const spill = join(o.runsDir, `.monitor-${runId}`)
   const traceStore = new JsonlTraceStore(join(spill, 'traces'), { commitDelayMs: 0 })
-  const trials: TrialRecord[] = []
-  // spans.jsonl's and report.html's per-trace parts grow as traces are scored, so the end never holds the window's
-  // events: memory stays bounded by what is in flight, as in a run's reporter.
-  const spansPath = join(spill, 'spans.jsonl')
-  const rowsPath = join(spill, 'report-rows.jsonl')
-  let growing: Promise<GrowingFiles> | undefined
+  let opened: Promise<{ fold: RunFold; growing: GrowingFiles }> | undefined
+  const open = () =>
+    (opened ??= (async () => {
+      const growing = await GrowingFiles.open(o.startedAt)
+      return { fold: await RunFold.open(spill, runId, growing.parts), growing }
+    })())
   return {
     runId,
     traceStore,
     add: async (scored: ScoredTrace) => {
-      growing ??= mkdir(spill, { recursive: true }).then(() => GrowingFiles.open(o.startedAt))
-      const [spans, rows] = (await growing).parts
-      await appendFile(spansPath, spans!.text(scored.record, scored.events))
-      await appendFile(rowsPath, rows!.text(scored.record, scored.events))
-      trials.push(scored.record)
+      const { fold } = await open()
+      await fold.add(scored.record, scored.events)
+      // The trace file the scorer wrote is in the fold now: the window's disk use stays one copy of it.
+      await rm(join(traceStore.root, scored.record.tracePath), { force: true })
     },
-    discard: () => rm(spill, { recursive: true, force: true }),
-    seal: async (info: MonitorRunInfo) => {
-      const summary = summarizeTrials(trials, DEFAULT_SUMMARY_SETTINGS)
-      const metadata = metadataOf(runId, info, trials, o)
-      const streamed = (await (growing ??= GrowingFiles.open(o.startedAt))).sealed(
-        [spansPath, rowsPath],
-        trials,
-        spill,
-      )
-      const derived = derivedRunFiles({ metadata, trials, summary, ...streamed })
-      const dir = await writeBundle({
-        runsDir: o.runsDir,
-        metadata,
-        trials,
-        summary,
-        traceFiles: trials.map((t) => join(traceStore.root, t.tracePath)),
-        reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
-        replayCommand: o.replayCommand,
-        extraFiles: await derived.derivedFiles([]),
-      })
-      const exportWarning = await derived.exportSpans()
-      if (exportWarning !== null) o.warn(exportWarning)
+    discard: async () => {
+      if (opened) await (await opened).fold.close()
       await rm(spill, { recursive: true, force: true })
-      return dir
     },
+    seal: async (info: MonitorRunInfo) => {
+      const { fold, growing } = await open()
+      try {
+        return await sealWindow(o, runId, info, fold, growing)
+      } finally {
+        await fold.close()
+        await rm(spill, { recursive: true, force: true })
+      }
+    },
+  }
+}
+
+async function sealWindow(
+  o: MonitorBundleOptions,
+  runId: string,
+  info: MonitorRunInfo,
+  fold: RunFold,
+  growing: GrowingFiles,
+): Promise<string> {
+  const sorted = sortFolded([...fold.trials.values()])
+  const traceFindings = sorted.flatMap((t) => t.traceFindings ?? [])
+  if (traceFindings.length > 0) throw invalidTraces(traceFindings)
+  const slims = sorted.map((t) => t.slim)
+  const summary = summarizeTrials(slims, DEFAULT_SUMMARY_SETTINGS)
+  const metadata = metadataOf(runId, info, slims, o)
+  const parts = await writeSortedParts(
+    fold,
+    sorted,
+    growing.parts.map((p) => p.file),
+  )
+  try {
+    const trials = parts.reportTrials
+    const scores = await parts.finishScores(summary)
+    const derived = derivedRunFiles({
+      metadata,
+      trials: [],
+      summary,
+      ...growing.sealed(parts.parts, slims, fold.dir),
+    })
+    const dir = await sealBundle({
+      runsDir: o.runsDir,
+      metadata,
+      trials: slims,
+      traces: parts.traces,
+      scores,
+      reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
+      replayCommand: o.replayCommand,
+      extraFiles: await derived.derivedFiles([]),
+    })
+    const exportWarning = await derived.exportSpans()
+    if (exportWarning !== null) o.warn(exportWarning)
+    return dir
+  } catch (e) {
+    await parts.abandon()
+    throw e
   }
 }
 
@@ -106,7 +141,7 @@ function freeRunId(runsDir: string, runId: string): string {
 function metadataOf(
   runId: string,
   info: MonitorRunInfo,
-  trials: readonly TrialRecord[],
+  trials: readonly SlimTrial[],
   { startedAt, evaluatorsKey }: MonitorBundleOptions,
 ): RunMetadata {
   const { targets, benchmarks } = runTargets(trials)
