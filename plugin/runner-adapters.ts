@@ -1,7 +1,8 @@
-// The runners a RunConfig can run a real agent with: `anthropic` (a Claude model in a tool loop), `command` (a CLI
-// agent), `callable` (a function of the user's, from a module beside the config). Options are snake_case as in
-// YAML and strict, so a typo is a located config error with "did you mean". Credentials never come from a config:
-// the API key is the provider's environment variable, and `env` values may only refer to variables (${NAME}).
+// The runners a RunConfig can run a real agent with: `anthropic` and `openai` (a model in a tool loop; `openai` is
+// any OpenAI-compatible chat completions server), `command` (a CLI agent), `callable` (a function of the user's,
+// from a module beside the config). Options are snake_case as in YAML and strict, so a typo is a located config
+// error with "did you mean". No credential is written in a config: keys come from the provider's environment
+// variable, or from a `${NAME}` reference expanded right before the factory runs.
 import { resolve } from 'node:path'
 import { z } from 'zod'
 import {
@@ -11,6 +12,8 @@ import {
   COMMAND_FORMATS,
   type CallableAgent,
   type ToolHandler,
+  OpenAIRunnerConfig,
+  openaiRunnerFromConfig,
 } from '../src/agents/index.ts'
 import type { AdapterContext, Registry } from '../src/config/index.ts'
 import { withOptions } from '../src/config/index.ts'
@@ -113,7 +116,7 @@ function isRunner(value: unknown): value is AgentRunner {
   )
 }
 
-/** Registers `anthropic`, `command` and `callable`. */
+/** Registers `anthropic`, `openai`, `command` and `callable`. */
 export function registerRunnerAdapters(registry: Registry): void {
   registry.register(
     'runner',
@@ -141,6 +144,27 @@ export function registerRunnerAdapters(registry: Registry): void {
         anthropicRunner({ ...settings, tools: await loadTools(ref, what) }),
       )
     }),
+  )
+
+  registry.register(
+    'runner',
+    'openai',
+    withOptions(
+      'runner',
+      'openai',
+      OpenAIRunnerConfig.extend({ tools: ToolsModule.optional() }),
+      ({ tools, ...options }, context) => {
+        const where = 'agent.options'
+        const bare = openaiRunnerFromConfig(options, where)
+        if (tools === undefined) return bare
+        const what = 'runner "openai" tools'
+        const ref = moduleRef(tools.module, tools.export, baseDirOf(context), what)
+        const info = bare.runnerInfo()
+        return lazyRunner({ ...info, config: { ...info.config, tools: ref.shown } }, async () =>
+          openaiRunnerFromConfig(options, where, { tools: await loadTools(ref, what) }),
+        )
+      },
+    ),
   )
 
   registry.register(

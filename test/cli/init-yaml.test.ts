@@ -10,20 +10,24 @@ import { runTrial } from '../../src/engine/index.ts'
 import { MemoryTraceStore } from '../../src/stores/index.ts'
 import { tempDir } from '../bundles/fixtures.ts'
 import { FakeMessagesServer, textReply } from '../support/fake-messages-server.ts'
+import { FakeOpenAIServer } from '../support/fake-openai-server.ts'
 import { runCli } from './helpers.ts'
 
 const MODULE_PACKAGE = `${JSON.stringify({ name: 'app', version: '1.0.0', type: 'module' }, null, 2)}\n`
 
 let project: Awaited<ReturnType<typeof tempDir>>
 let server: FakeMessagesServer | undefined
+let openai: FakeOpenAIServer | undefined
 beforeEach(async () => {
   project = await tempDir('aeo-init-yaml-')
   await writeFile(join(project.path, 'package.json'), MODULE_PACKAGE)
   server = undefined
+  openai = undefined
 })
 afterEach(async () => {
   vi.unstubAllEnvs()
   await server?.close()
+  await openai?.close()
   await project.remove()
 })
 
@@ -51,6 +55,7 @@ describe('agentevalops init --yaml <runner>', () => {
     ['callable', ['configs/agent.yaml', 'configs/agent-tasks.yaml', 'configs/agent.ts']],
     ['command', ['configs/agent.yaml', 'configs/agent-tasks.yaml', 'configs/agent.mjs']],
     ['anthropic', ['configs/agent.yaml', 'configs/agent-tasks.yaml']],
+    ['openai', ['configs/agent.yaml', 'configs/agent-tasks.yaml']],
   ])('%s: writes a config that loads and runs a trial that passes', async (runner, files) => {
     const { code, lines, stderr } = await runCli('init', '--dir', project.path, '--yaml', runner)
     expect(stderr).toBe('')
@@ -62,6 +67,12 @@ describe('agentevalops init --yaml <runner>', () => {
       server.enqueue(textReply('Paris'))
       vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-init')
       vi.stubEnv('ANTHROPIC_BASE_URL', server.url)
+    }
+    if (runner === 'openai') {
+      openai = await FakeOpenAIServer.start()
+      openai.enqueue({ text: 'Paris' })
+      vi.stubEnv('OPENAI_API_KEY', 'sk-openai-init')
+      vi.stubEnv('OPENAI_BASE_URL', openai.url)
     }
     const { record } = await runScaffold()
     expect(record.outcome, JSON.stringify(record.result?.error)).toBe('passed')

@@ -13,6 +13,7 @@ export const BUILTIN_IDS: Record<AdapterKind, string[]> = {
     'humaneval-weak',
     'mock-scripted',
     'noop',
+    'openai',
   ],
   evaluator: [
     'contains',

@@ -13,6 +13,7 @@ import type { JsonObject, TraceEvent } from '../../src/core/index.ts'
 import { runTrial } from '../../src/engine/index.ts'
 import { MemoryTraceStore } from '../../src/stores/index.ts'
 import { FakeMessagesServer, messageReply, textReply, toolUseBlock } from '../support/fake-messages-server.ts'
+import { FakeOpenAIServer } from '../support/fake-openai-server.ts'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
@@ -121,6 +122,29 @@ agent: { runner: anthropic, options: { model: claude-sonnet-4-6, base_url: "\${A
     expect(run.record.result?.finalAnswer).toBe('64.4')
     expect(server.requests).toHaveLength(1)
     expect((server.requests[0]!.body as { max_tokens: number }).max_tokens).toBe(64)
+  })
+
+  it('openai: a tool loop against the fake OpenAI-compatible server, with tool handlers from a TypeScript module', async () => {
+    const openai = await FakeOpenAIServer.start()
+    try {
+      openai.enqueue(
+        { toolCalls: [{ id: 'call_1', name: 'get_weather', arguments: { city: 'Paris' } }] },
+        { toolCalls: [{ id: 'call_2', name: 'convert', arguments: { celsius: 18 } }] },
+        { text: '64.4' },
+      )
+      vi.stubEnv('OPENAI_API_KEY', 'sk-openai-yaml-test')
+      vi.stubEnv('OPENAI_BASE_URL', openai.url)
+      const run = await runConfig('configs/agent_openai.yaml')
+      expectWeatherAnswered(run)
+      expect(openai.requests).toHaveLength(3)
+      expect(JSON.stringify(openai.requests[2]!.body)).toContain('64.4')
+      expect(run.runner.runnerInfo()).toMatchObject({
+        config: { model: 'gpt-4.1-mini', tools: 'agents/weather-tools.ts#tools' },
+      })
+      expect(JSON.stringify(run.events)).not.toContain('sk-openai-yaml-test')
+    } finally {
+      await openai.close()
+    }
   })
 
   it('command: a CLI agent as a child process, its JSON lines read as the generic format', async () => {
@@ -243,6 +267,14 @@ agent:
     expect(nested.findings).toMatchObject([
       { line: 5, path: 'agent.options.tools.exprt', message: 'runner "anthropic": unknown option' },
     ])
+
+    const openai = errorOf(`name: typo
+benchmark: { id: toy }
+agent: { runner: openai, options: { model: m, base_ur: "http://127.0.0.1:1" } }
+`)
+    expect(openai.message).toContain(
+      'configs/typo.yaml:3:47 agent.options.base_ur: runner "openai": unknown option. Did you mean "base_url"?',
+    )
 
     const callable = errorOf(`name: typo
 benchmark: { id: toy }

@@ -6,7 +6,7 @@ export const AGENT_CONFIG_FILE = 'configs/agent.yaml'
 export const AGENT_TASKS_FILE = 'configs/agent-tasks.yaml'
 
 /** The runner ids `init --yaml` scaffolds. */
-export const SCAFFOLD_RUNNERS = ['anthropic', 'callable', 'command'] as const
+export const SCAFFOLD_RUNNERS = ['anthropic', 'openai', 'callable', 'command'] as const
 export type ScaffoldRunner = (typeof SCAFFOLD_RUNNERS)[number]
 
 export interface AgentScaffold {
@@ -53,6 +53,15 @@ const ANTHROPIC = `${header('anthropic', 'A Claude model in a tool loop; the key
     # tools: { module: ./tools.ts, export: tools }   # handlers of the tasks' tools
 ${FOOTER}`
 
+const OPENAI = `${header('openai', 'A model behind any OpenAI-compatible endpoint; the key is OPENAI_API_KEY (or api_key: ${NAME}).')}agent:
+  runner: openai
+  options:
+    model: gpt-4.1-mini
+    system: Answer the question. Reply with the answer only.
+    # base_url: https://my-gateway.example/v1   # Azure OpenAI, vLLM, Ollama, LiteLLM…; default OPENAI_BASE_URL
+    # tools: { module: ./tools.ts, export: tools }   # handlers of the tasks' tools
+${FOOTER}`
+
 const CALLABLE = `${header('callable', 'Your agent is the function agent.ts exports (TypeScript is fine: it is loaded through Vite).')}agent:
   runner: callable
   options:
@@ -96,6 +105,11 @@ export function agentScaffold(runner: ScaffoldRunner): AgentScaffold {
       return {
         files: [[AGENT_CONFIG_FILE, ANTHROPIC], tasks],
         next: 'export ANTHROPIC_API_KEY=… (or set base_url to your gateway)',
+      }
+    case 'openai':
+      return {
+        files: [[AGENT_CONFIG_FILE, OPENAI], tasks],
+        next: 'export OPENAI_API_KEY=… (and OPENAI_BASE_URL for a compatible server)',
       }
     case 'callable':
       return {
