@@ -415,7 +415,12 @@ export function optionProblems(schema: z.ZodObject, options: JsonObject): Option
     if (issue.code === 'unrecognized_keys') {
       for (const key of issue.keys) {
         const guess = path.length === 0 ? closest(key, valid, true) : undefined
-        const known = path.length === 0 ? ` (its options are: ${valid.join(', ')})` : ''
+        const known =
+          path.length > 0
+            ? ''
+            : valid.length > 0
+              ? ` (its options are: ${valid.join(', ')})`
+              : ' (it takes no options)'
         problems.push({
           path: [...path, key],
           message: `unknown option${guess ? `. Did you mean "${guess}"?` : known}`,

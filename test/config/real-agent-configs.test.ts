@@ -285,6 +285,22 @@ agent: { runner: callable, options: { modul: ./a.ts } }
     )
   })
 
+  it('the options of evaluators, policy checkers and benchmarks are located the same way', () => {
+    const e = errorOf(`name: typo
+benchmark: { id: toy, options: { split: dev } }
+agent: { runner: mock-scripted }
+evaluators:
+  - { id: contains, options: { case_insensitve: true } }
+policy:
+  - { id: cost-ceiling, options: { max_usd: lots } }
+`)
+    expect(e.findings.map((f) => `${f.line}:${f.col} ${f.path}: ${f.message}`)).toEqual([
+      '2:34 benchmark.options.split: benchmark "toy": unknown option (it takes no options)',
+      '5:32 evaluators[0].options.case_insensitve: evaluator "contains": unknown option. Did you mean "case_insensitive"?',
+      expect.stringMatching(/^7:36 policy\[0\]\.options\.max_usd: policy checker "cost-ceiling": .*number/),
+    ])
+  })
+
   it('an option holding a ${VAR} reference is judged after expansion, not as written', () => {
     const text = `name: refs
 benchmark: { id: toy }
