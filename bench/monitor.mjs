@@ -122,6 +122,8 @@ async function window(size, round) {
     const figures = await measuredRun(
       [
         process.execPath,
+        // e.g. --heap-prof, to see what a window holds
+        ...(process.env.AGENTEVALOPS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
         cli,
         'monitor',
         ...['--monitor-name', 'bench', '--organization', 'acme', '--project', 'helpdesk'],
@@ -134,8 +136,10 @@ async function window(size, round) {
       { cwd: root, env: { ...process.env, CI: 'true' }, timeoutMs: 900_000 },
     )
     // Every trace scored by both evaluators and published once: a bench that measured a failed window would lie.
-    if (servers.published.requests !== 1) fail(`${size}: ${servers.published.requests} publish requests, not 1`)
-    if (servers.published.scores !== size * 2) fail(`${size}: ${servers.published.scores} scores, not ${size * 2}`)
+    if (servers.published.requests !== 1)
+      fail(`${size}: ${servers.published.requests} publish requests, not 1`)
+    if (servers.published.scores !== size * 2)
+      fail(`${size}: ${servers.published.scores} scores, not ${size * 2}`)
     return figures
   } finally {
     await servers.close()
@@ -151,7 +155,9 @@ for (let round = 0; round < rounds; round++)
 
 const base = sizes[0]
 const baseRss = median(results.get(base).map((f) => f.peakMb))
-console.log(`monitor bench (${new Date().toISOString()}): ${rounds} rounds, medians; the seed's traces API on 127.0.0.1, pages of 10`)
+console.log(
+  `monitor bench (${new Date().toISOString()}): ${rounds} rounds, medians; the seed's traces API on 127.0.0.1, pages of 10`,
+)
 console.log('| traces | wall | cpu | peak RSS (tree) | traces/s | RSS vs the smallest window |')
 console.log('|---|---|---|---|---|---|')
 for (const size of sizes) {

@@ -48,6 +48,7 @@ import {
 import { costCeiling, secretLeak, toolAccess } from '../src/policy/index.ts'
 import { htmlReportGenerator, markdownReportGenerator } from '../src/reports/index.ts'
 import { statsScorer } from '../src/scorers/index.ts'
+import { registerRunnerAdapters } from './runner-adapters.ts'
 
 const evaluatorId = z.string().min(1).optional()
 
@@ -86,6 +87,9 @@ export function registerBuiltinAdapters(registry: Registry): Registry {
         }),
     ),
   )
+
+  // Real agents: a model in a tool loop, a CLI agent, a function of the user's (plugin/runner-adapters.ts).
+  registerRunnerAdapters(registry)
 
   // Benchmarks
   registry.register(

@@ -43,4 +43,14 @@ export interface AdapterCatalog {
   ids(kind: AdapterKind): string[]
   /** A sentence on where an unknown id might come from (e.g. a package to install), or undefined. */
   hintFor(kind: AdapterKind, id: string): string | undefined
+  /**
+   * The problems of the options a config gives a known adapter, each at its path inside them (so the loader can
+   * say `file:line:col agent.options.modle: unknown option. Did you mean "model"?`). Optional: without it, options
+   * are checked only when the adapter is built.
+   */
+  optionProblems?(
+    kind: AdapterKind,
+    id: string,
+    options: JsonObject,
+  ): { path: (string | number)[]; message: string }[]
 }

@@ -13,6 +13,7 @@ import {
   parseYaml,
   TOO_DEEP_MESSAGE,
 } from '../core/index.ts'
+import type { JsonObject } from '../core/index.ts'
 import type { AdapterCatalog, AdapterKind } from './catalog.ts'
 import { envRefSyntaxError } from './env-refs.ts'
 import { CONFIG_KEYS, RunConfig, UNKNOWN_KEY } from './run-config.ts'
@@ -352,8 +353,22 @@ function checkIds(data: unknown, catalog: AdapterCatalog, add: Add): void {
       ),
     )
   }
+  // The options of a known adapter, located at the option itself.
+  const checkOptions = (kind: AdapterKind, idPath: Path, optionsPath: Path) => {
+    const id = valueAt(data, idPath)
+    const options = valueAt(data, optionsPath)
+    if (typeof id !== 'string' || !catalog.has(kind, id) || !catalog.optionProblems) return
+    if (options !== undefined && (options === null || typeof options !== 'object' || Array.isArray(options)))
+      return // The schema's own finding says what a mapping of options should be.
+    for (const p of catalog.optionProblems(kind, id, (options ?? {}) as JsonObject)) {
+      const missing = p.path.length > 0 && valueAt(options, p.path) === undefined
+      add([...optionsPath, ...p.path], `${KIND_NAMES[kind]} ${JSON.stringify(id)}: ${p.message}`, missing)
+    }
+  }
   check('benchmark', ['benchmark', 'id'])
+  checkOptions('benchmark', ['benchmark', 'id'], ['benchmark', 'options'])
   check('runner', ['agent', 'runner'])
+  checkOptions('runner', ['agent', 'runner'], ['agent', 'options'])
   check('scorer', ['scorer'])
   for (const [field, kind] of [
     ['evaluators', 'evaluator'],
@@ -362,8 +377,13 @@ function checkIds(data: unknown, catalog: AdapterCatalog, add: Add): void {
     const list = valueAt(data, [field])
     if (!Array.isArray(list)) continue
     list.forEach((entry, i) => {
-      if (typeof entry === 'string') check(kind, [field, i])
-      else check(kind, [field, i, 'id'])
+      if (typeof entry === 'string') {
+        check(kind, [field, i])
+        checkOptions(kind, [field, i], [field, i, 'options'])
+      } else {
+        check(kind, [field, i, 'id'])
+        checkOptions(kind, [field, i, 'id'], [field, i, 'options'])
+      }
     })
   }
 }

@@ -212,6 +212,15 @@ export class Registry implements AdapterCatalog {
     return adapter as AdapterOf<K>
   }
 
+  /**
+   * The problems of a config's options for an adapter, each at its path inside them; [] when they are fine or the
+   * adapter's factory declares no schema (made without withOptions: it checks its options itself, when built).
+   */
+  optionProblems(kind: AdapterKind, id: string, options: JsonObject): OptionProblem[] {
+    const schema = optionsSchemaOf(this.entries_.get(keyOf(kind, id))?.factory)
+    return schema ? optionProblems(schema, options) : []
+  }
+
   /** Records what discovery found out about a package, so hints on unknown ids can mention it. */
   notePackage(name: string, status: PackageStatus): void {
     this.packages.set(name, status)
@@ -372,7 +381,62 @@ export function withOptions<K extends AdapterKind, S extends z.ZodObject>(
   schema: S,
   build: (options: z.output<S>, context?: AdapterContext) => AdapterOf<K>,
 ): (options: JsonObject, context?: AdapterContext) => AdapterOf<K> {
-  return (options, context) => build(parseAdapterOptions(kind, id, schema, options), context)
+  const factory = (options: JsonObject, context?: AdapterContext): AdapterOf<K> =>
+    build(parseAdapterOptions(kind, id, schema, options), context)
+  OPTION_SCHEMAS.set(factory, schema)
+  return factory
+}
+
+/** One problem with an adapter's options, at its path inside them, for the config loader to locate. */
+export interface OptionProblem {
+  path: (string | number)[]
+  message: string
+}
+
+/** The options schema of each factory made by withOptions, so a config's options can be checked where it is read. */
+const OPTION_SCHEMAS = new WeakMap<object, z.ZodObject>()
+
+/** The options schema a factory was made with (by withOptions), or undefined. */
+export function optionsSchemaOf(factory: unknown): z.ZodObject | undefined {
+  return typeof factory === 'function' ? OPTION_SCHEMAS.get(factory) : undefined
+}
+
+/**
+ * Every problem of `options` against `schema`, each at its path. A string value holding a `${VAR}` reference is
+ * not judged: only its expansion, in the worker, is the real value.
+ */
+export function optionProblems(schema: z.ZodObject, options: JsonObject): OptionProblem[] {
+  const parsed = schema.safeParse(options)
+  if (parsed.success) return []
+  const valid = Object.keys(schema.shape).sort()
+  const problems: OptionProblem[] = []
+  for (const issue of parsed.error.issues) {
+    const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol')
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        const guess = path.length === 0 ? closest(key, valid, true) : undefined
+        const known =
+          path.length > 0
+            ? ''
+            : valid.length > 0
+              ? ` (its options are: ${valid.join(', ')})`
+              : ' (it takes no options)'
+        problems.push({
+          path: [...path, key],
+          message: `unknown option${guess ? `. Did you mean "${guess}"?` : known}`,
+        })
+      }
+      continue
+    }
+    const value = valueAt(options, path)
+    if (typeof value === 'string' && value.includes('${')) continue
+    if (value === undefined && issue.code === 'invalid_type') {
+      problems.push({ path, message: 'missing (a required option)' })
+      continue
+    }
+    problems.push({ path, message: issue.message })
+  }
+  return problems
 }
 
 function valueAt(value: unknown, path: readonly PropertyKey[]): unknown {

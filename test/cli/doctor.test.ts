@@ -84,7 +84,10 @@ describe('agentevalops doctor', () => {
     )
     expect(lines).toContain(`  ok    runs     ${join(root, 'runs')} is writable`)
     expect(lines).toContain('  ok    plugins  0 adapter packages loaded')
-    expect(lines).toContain('  runner     harbor-oracle     built-in')
+    expect(lines).toContain('  runner     anthropic         built-in')
+    expect(lines).toContain('             callable          built-in')
+    expect(lines).toContain('             command           built-in')
+    expect(lines).toContain('             harbor-oracle     built-in')
     expect(lines).toContain('             mock-scripted     built-in')
     expect(lines).toContain('  benchmark  dataset           built-in')
     expect(lines).toContain('             toy               built-in')
@@ -110,6 +113,27 @@ describe('agentevalops doctor', () => {
       '  API keys not set:  OPENAI_API_KEY, GOOGLE_API_KEY, AZURE_OPENAI_API_KEY, MISTRAL_API_KEY\n',
     )
     expect(stdout).toContain('  AGENTEVALOPS_*:    AGENTEVALOPS_SERVICE_TOKEN\n')
+    expect(stdout).toContain(
+      '  Providers:         anthropic (ANTHROPIC_API_KEY: runner anthropic, llm-judge)\n',
+    )
+  })
+
+  it('names the providers it finds keys for, with the endpoint variable when one is set', async () => {
+    const root = await makeProject()
+    for (const name of ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL', 'LLM_API_KEY', 'LLM_API_BASE'])
+      vi.stubEnv(name, '')
+    vi.stubEnv('OPENAI_API_KEY', 'sk-openai-secret-1')
+    vi.stubEnv('OPENAI_BASE_URL', 'http://127.0.0.1:9/v1')
+    const { code, stdout } = await runCli('doctor', '--dir', root)
+    expect(code).toBe(0)
+    expect(stdout).toContain(
+      '  Providers:         openai (OPENAI_API_KEY, OPENAI_BASE_URL: llm-judge provider openai)\n',
+    )
+    expect(stdout).not.toContain('sk-openai-secret-1')
+    vi.stubEnv('OPENAI_API_KEY', '')
+    expect((await runCli('doctor', '--dir', root)).stdout).toContain(
+      '  Providers:         none (no provider key is set)\n',
+    )
   })
 
   it('fails the runs check with a one-line fix when the folder cannot be written, exit 1', async () => {
@@ -152,7 +176,7 @@ describe('agentevalops doctor', () => {
     )
     const { code, lines, stdout } = await runCli('doctor', '--dir', root)
     expect(code).toBe(1)
-    expect(lines).toContain('  runner     good-echo         package aeo-plugin-good@1.2.3')
+    expect(lines).toContain('             good-echo         package aeo-plugin-good@1.2.3')
     expect(lines).toContain('             mock-scripted     built-in')
     expect(stdout).toMatch(/\n {2}aeo-plugin-good@1\.2\.3 \(.*\): runner good-echo\n/)
     expect(lines).toContain(

@@ -3,7 +3,18 @@ import type { AdapterCatalog, AdapterKind } from '../../src/config/index.ts'
 /** The built-in ids the configs/ files use, without building any adapter. */
 export const BUILTIN_IDS: Record<AdapterKind, string[]> = {
   benchmark: ['dataset', 'harbor', 'humaneval', 'repo', 'toy'],
-  runner: ['harbor-oracle', 'humaneval-empty', 'humaneval-oracle', 'humaneval-weak', 'mock-scripted', 'noop'],
+  runner: [
+    'anthropic',
+    'callable',
+    'command',
+    'harbor-oracle',
+    'humaneval-empty',
+    'humaneval-oracle',
+    'humaneval-weak',
+    'mock-scripted',
+    'noop',
+    'openai',
+  ],
   evaluator: [
     'contains',
     'exact-match',

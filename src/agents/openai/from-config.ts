@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { AgentEvalOpsError, closest, type AgentRunner } from '../../core/index.ts'
-import { openaiRunner } from './runner.ts'
+import { openaiRunner, type OpenAIRunnerOptions } from './runner.ts'
 
 /**
  * The options of runner id `openai` in a YAML config, snake_case like every other config field. Secrets are
@@ -29,7 +29,12 @@ const OPTION_NAMES = Object.keys(OpenAIRunnerConfig.shape).sort()
  * Runner id `openai` from config options. `where` locates them for the error (e.g. `configs/x.yaml: agent.options`):
  * CONFIG_INVALID names the option, and a mistyped one gets "did you mean".
  */
-export function openaiRunnerFromConfig(options: unknown, where: string): AgentRunner {
+export function openaiRunnerFromConfig(
+  options: unknown,
+  where: string,
+  /** What a config cannot hold itself: tool handlers (the YAML factory loads them from a module). */
+  extra: Pick<OpenAIRunnerOptions, 'tools'> = {},
+): AgentRunner {
   const parsed = OpenAIRunnerConfig.safeParse(options ?? {})
   if (!parsed.success) {
     // A typo'd key also makes a real one look missing: the unknown key is the cause, so it comes first.
@@ -62,6 +67,7 @@ export function openaiRunnerFromConfig(options: unknown, where: string): AgentRu
   }
   const o = parsed.data
   return openaiRunner({
+    ...extra,
     model: o.model,
     ...(o.base_url === undefined ? {} : { baseURL: o.base_url }),
     ...(o.api_key === undefined ? {} : { apiKey: o.api_key }),

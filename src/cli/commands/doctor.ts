@@ -21,6 +21,21 @@ export const API_KEY_VARIABLES: readonly string[] = [
   'MISTRAL_API_KEY',
 ]
 
+/**
+ * The model providers agentevalops talks to itself (runners, judges), each with the variables that hold its key and
+ * its endpoint. `doctor` names the providers whose key it finds, and the endpoint when one is set (names only).
+ */
+export const PROVIDERS: readonly { id: string; uses: string; key: string; baseURL: string }[] = [
+  {
+    id: 'anthropic',
+    uses: 'runner anthropic, llm-judge',
+    key: 'ANTHROPIC_API_KEY',
+    baseURL: 'ANTHROPIC_BASE_URL',
+  },
+  { id: 'openai', uses: 'llm-judge provider openai', key: 'OPENAI_API_KEY', baseURL: 'OPENAI_BASE_URL' },
+  { id: 'gateway', uses: 'monitor judges', key: 'LLM_API_KEY', baseURL: 'LLM_API_BASE' },
+]
+
 /** One check of the environment: a failing one carries a one-line fix. */
 export interface DoctorCheck {
   name: string
@@ -210,6 +225,10 @@ function printApiKeys(io: CliIO): void {
   io.out(`  API keys set:      ${set.length > 0 ? set.join(', ') : 'none'}`)
   io.out(`  API keys not set:  ${unset.length > 0 ? unset.join(', ') : 'none'}`)
   io.out(`  AGENTEVALOPS_*:    ${ours.length > 0 ? ours.join(', ') : 'none set'}`)
+  const ready = PROVIDERS.filter((p) => isSet(p.key)).map(
+    (p) => `${p.id} (${p.key}${isSet(p.baseURL) ? `, ${p.baseURL}` : ''}: ${p.uses})`,
+  )
+  io.out(`  Providers:         ${ready.length > 0 ? ready.join('; ') : 'none (no provider key is set)'}`)
 }
 
 function printRegistry(

@@ -1,10 +1,16 @@
 import { existsSync } from 'node:fs'
 import { appendFile, mkdir, readFile, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
-import { AgentEvalOpsError, errorMessage } from '../../core/index.ts'
+import { AgentEvalOpsError, closest, errorMessage } from '../../core/index.ts'
 import { formatCommandHelp } from '../command-help.ts'
 import { parseCommandArgs, type Command } from '../command.ts'
 import type { CliIO } from '../io.ts'
+import {
+  AGENT_CONFIG_FILE,
+  agentScaffold,
+  SCAFFOLD_RUNNERS,
+  type ScaffoldRunner,
+} from '../templates/agent-config.ts'
 import { EXAMPLE_CONFIG_FILE, exampleConfigTemplate } from '../templates/example-config.ts'
 import { EXAMPLE_EVAL_FILE, exampleEvalTemplate } from '../templates/example-eval.ts'
 import { EVALS_PROJECT_ENTRY, PLUGIN_IMPORT, vitestConfigTemplate } from '../templates/vitest-config.ts'
@@ -31,6 +37,7 @@ export const initCommand: Command = {
     const { values, positionals } = parseCommandArgs(args, {
       dir: { type: 'string' },
       force: { type: 'boolean' },
+      yaml: { type: 'string' },
     })
     if (values.help) {
       io.out(
@@ -50,6 +57,10 @@ export const initCommand: Command = {
               'The project folder, which must hold a package.json (default: the current folder)',
             ],
             ['--force', `Overwrite ${EXAMPLE_EVAL_FILE} and ${EXAMPLE_CONFIG_FILE} if they exist`],
+            [
+              '--yaml <runner>',
+              `Also write ${AGENT_CONFIG_FILE}, a RunConfig running a real agent (${SCAFFOLD_RUNNERS.join(', ')}), with its tasks and files`,
+            ],
           ],
           exitCodes: [
             [0, 'done (files that already existed were skipped, each with a message)'],
@@ -66,6 +77,7 @@ export const initCommand: Command = {
         `init takes no arguments (got ${positionals.join(' ')}); name the project folder with --dir`,
       )
     }
+    const agent = values.yaml === undefined ? undefined : scaffoldRunner(values.yaml)
     const root = resolve(values.dir ?? process.cwd())
     const pkg = await readProject(root)
     const force = values.force === true
@@ -74,6 +86,8 @@ export const initCommand: Command = {
     io.out(`agentevalops init in ${root}`)
     await writeScaffold(io, root, EXAMPLE_EVAL_FILE, exampleEvalTemplate, force)
     await writeScaffold(io, root, EXAMPLE_CONFIG_FILE, exampleConfigTemplate, force)
+    const scaffold = agent === undefined ? undefined : agentScaffold(agent)
+    for (const [file, content] of scaffold?.files ?? []) await writeScaffold(io, root, file, content, force)
 
     const existing = VITEST_CONFIG_FILES.find((file) => existsSync(join(root, file)))
     if (existing === undefined) {
@@ -98,11 +112,29 @@ export const initCommand: Command = {
       ['npx vitest run --project evals', `runs ${EXAMPLE_EVAL_FILE}, writes the bundle to runs/<runId>/`],
       [`npx agentevalops run ${EXAMPLE_CONFIG_FILE}`, 'the same harness, driven by a YAML RunConfig'],
       ['npx agentevalops doctor', 'checks the setup and lists the adapters on hand'],
+      ...(scaffold === undefined
+        ? []
+        : [
+            [`npx agentevalops run ${AGENT_CONFIG_FILE}`, `your agent, once you ${scaffold.next}`] as [
+              string,
+              string,
+            ],
+          ]),
     ]
     const width = Math.max(...steps.map(([command]) => command.length))
     for (const [command, what] of steps) io.out(`  ${command.padEnd(width)}  # ${what}`)
     return 0
   },
+}
+
+/** The runner `--yaml` names, or USAGE listing the ones it can scaffold. */
+function scaffoldRunner(value: string): ScaffoldRunner {
+  if ((SCAFFOLD_RUNNERS as readonly string[]).includes(value)) return value as ScaffoldRunner
+  const guess = closest(value, SCAFFOLD_RUNNERS)
+  throw new AgentEvalOpsError(
+    'USAGE',
+    `init --yaml: unknown runner ${JSON.stringify(value)}${guess ? ` (did you mean "${guess}"?)` : ''}; it scaffolds ${SCAFFOLD_RUNNERS.join(', ')}`,
+  )
 }
 
 async function readProject(root: string): Promise<PackageJson> {

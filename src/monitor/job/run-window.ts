@@ -148,7 +148,8 @@ export async function runMonitorWindow(o: MonitorWindowOptions): Promise<Monitor
   else o.stop.addEventListener('abort', onStop, { once: true })
 
   const inFlight = new Set<Promise<void>>()
-  const keep = (scored: ScoredTrace) => {
+  /** Resolves once the trace is in the bundle writer: a scoring slot is held until then (see scoreOne). */
+  const keep = (scored: ScoredTrace): Promise<void> => {
     counts.scored++
     scoredTraceIds.push(scored.traceId)
     for (const score of scored.scores) {
@@ -164,12 +165,14 @@ export async function runMonitorWindow(o: MonitorWindowOptions): Promise<Monitor
         }),
       )
     }
+    return bundleChain
   }
   const scoreOne = async (trace: FullTrace): Promise<void> => {
     try {
       const scored = await o.scorer(trace, o.cancel)
       if (o.cancel.aborted && scored.record.outcome === 'interrupted') counts.leftOut++
-      else keep(scored)
+      // Awaited, so a bundle writer slower than the scorers holds back scoring instead of queueing whole traces.
+      else await keep(scored)
     } catch (e) {
       if (o.cancel.aborted) counts.leftOut++
       else {
