@@ -9,7 +9,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest'
 import { ScoresPayload } from '../../src/core/index.ts'
 import { startFakeHttp, type FakeHttp } from '../monitor/amp/fake-http.ts'
 import { productionTrace } from '../monitor/support/traces.ts'
-import { runCli } from './helpers.ts'
+import { monitorCommandWith } from '../../src/cli/commands/monitor.ts'
+import { monitorParts } from '../../src/cli/commands/monitor-wiring.ts'
+import { recorder, runCli } from './helpers.ts'
 
 const window = Array.from({ length: 25 }, (_, i) => productionTrace(i + 1))
 let traces: FakeHttp
@@ -80,4 +82,30 @@ it('a window through the real parts: pages, a valid bundle, one payload; a rerun
   const ids = (p: ScoresPayload) =>
     p.individualScores.map((s) => `${s.traceId} ${s.evaluatorName} ${s.score ?? s.skipReason}`).sort()
   expect(ids(second!)).toEqual(ids(payload!))
+})
+
+it('wrong IdP credentials: exit 1 naming the token endpoint, never the secret, and nothing fetched or published', async () => {
+  const idp = await startFakeHttp(() => ({ status: 401, body: { error: 'invalid_client' } }))
+  try {
+    const io = recorder()
+    const env = {
+      IDP_TOKEN_URL: `${idp.url}/oauth2/token`,
+      IDP_CLIENT_ID: 'monitor-job',
+      IDP_CLIENT_SECRET: 's3cr3t-never-printed',
+    }
+    const tracesBefore = traces.requests.length
+    const publishedBefore = publisher.requests.length
+    const code = await monitorCommandWith({ parts: monitorParts, env }).run(flags('creds-1'), io)
+    expect(code).toBe(1)
+    const printed = [...io.stdout, ...io.stderr].join('\n')
+    expect(printed).toContain(`${idp.url}/oauth2/token`)
+    expect(printed).not.toContain('s3cr3t-never-printed')
+    // client_secret_basic: the secret went to the token endpoint only, in the Authorization header.
+    const basic = Buffer.from('monitor-job:s3cr3t-never-printed').toString('base64')
+    expect(idp.requests[0]!.headers.authorization).toBe(`Basic ${basic}`)
+    expect(traces.requests.length).toBe(tracesBefore)
+    expect(publisher.requests.length).toBe(publishedBefore)
+  } finally {
+    await idp.close()
+  }
 })
