@@ -13,7 +13,6 @@ export {
   type LangfuseSourceOptions,
 } from './sources/langfuse-source.ts'
 export type { LangfuseOptions } from './sources/langfuse-client.ts'
-export type { HttpRetryOptions } from './sources/http-retry.ts'
 export { createLangfusePublisher } from './sinks/langfuse-publisher.ts'
 export {
   createOtlpLogsPublisher,

@@ -39,7 +39,7 @@ export function createLangfusePublisher(options: LangfuseOptions): ScorePublishe
                   )
                 : e
             })
-            const answer = LangfuseCreateScoreResponse.safeParse(await jsonBody(response, what))
+            const answer = LangfuseCreateScoreResponse.safeParse(jsonBody(response, what))
             if (!answer.success) {
               throw new AgentEvalOpsError('INFRA_FAILURE', `${what} did not answer with the score's id`, {
                 hint: 'check the endpoint is a Langfuse server',

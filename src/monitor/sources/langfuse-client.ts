@@ -1,5 +1,5 @@
 import { AgentEvalOpsError } from '../../core/index.ts'
-import { bodyExcerpt, fetchWithRetry, type HttpRetryOptions } from './http-retry.ts'
+import { fetchWithRetry, snippet, type HttpAnswer, type RetryOptions } from '../amp/http-retry.ts'
 
 /*
  * Langfuse's public API (`/api/public/…`) with its basic auth (public key as user, secret key as password), shared
@@ -11,13 +11,13 @@ export interface LangfuseOptions {
   endpoint: string
   publicKey: string
   secretKey: string
-  retry?: HttpRetryOptions
+  retry?: RetryOptions
 }
 
 export interface LangfuseClient {
   readonly endpoint: string
   /** A request under /api/public; 401/403 and other 4xx become INFRA_FAILURE naming the endpoint, never a key. */
-  request(method: 'GET' | 'POST', path: string, signal: AbortSignal, body?: unknown): Promise<Response>
+  request(method: 'GET' | 'POST', path: string, signal: AbortSignal, body?: unknown): Promise<HttpAnswer>
 }
 
 export function createLangfuseClient(options: LangfuseOptions): LangfuseClient {
@@ -40,22 +40,25 @@ export function createLangfuseClient(options: LangfuseOptions): LangfuseClient {
       const url = `${endpoint}/api/public${path}`
       const what = `Langfuse ${method} ${endpoint}/api/public${path.replace(/\?.*$/, '')}`
       const response = await fetchWithRetry(
-        url,
         {
-          method,
-          headers: {
-            authorization,
-            accept: 'application/json',
-            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          },
-          ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+          what,
+          url,
+          init: () =>
+            Promise.resolve({
+              method,
+              headers: {
+                authorization,
+                accept: 'application/json',
+                ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+              },
+              ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+            }),
+          secrets: [options.secretKey],
         },
-        what,
         signal,
         options.retry,
       )
       if (response.status === 401 || response.status === 403) {
-        await response.body?.cancel()
         throw new AgentEvalOpsError(
           'INFRA_FAILURE',
           `${what}: the keys were refused (HTTP ${response.status})`,
@@ -68,7 +71,7 @@ export function createLangfuseClient(options: LangfuseOptions): LangfuseClient {
       if (response.status >= 400) {
         throw new AgentEvalOpsError(
           'INFRA_FAILURE',
-          `${what}: HTTP ${response.status} ${await bodyExcerpt(response)}`.trim(),
+          `${what}: HTTP ${response.status}${snippet(response.body)}`,
           { hint: 'the request was refused and is not retried; check the endpoint and the data sent' },
         )
       }
@@ -78,10 +81,9 @@ export function createLangfuseClient(options: LangfuseOptions): LangfuseClient {
 }
 
 /** A JSON body, or INFRA_FAILURE naming what returned something else. */
-export async function jsonBody(response: Response, what: string): Promise<unknown> {
-  const text = await response.text()
+export function jsonBody(response: HttpAnswer, what: string): unknown {
   try {
-    return JSON.parse(text) as unknown
+    return JSON.parse(response.body) as unknown
   } catch {
     throw new AgentEvalOpsError('INFRA_FAILURE', `${what} answered with a body that is not JSON`, {
       hint: 'check the endpoint is a Langfuse server',

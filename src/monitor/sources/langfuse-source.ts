@@ -97,7 +97,7 @@ async function readPage(
   })
   const what = `Langfuse ${client.endpoint}/api/public/traces (page ${page})`
   const response = await client.request('GET', `/traces?${query.toString()}`, signal)
-  const parsed = LangfuseTraceList.safeParse(await jsonBody(response, what))
+  const parsed = LangfuseTraceList.safeParse(jsonBody(response, what))
   if (!parsed.success) {
     throw new AgentEvalOpsError(
       'INFRA_FAILURE',
@@ -135,10 +135,9 @@ async function traceOf(client: LangfuseClient, id: string, signal: AbortSignal):
   const what = `Langfuse ${client.endpoint}/api/public/traces/${id}`
   const response = await client.request('GET', `/traces/${encodeURIComponent(id)}`, signal)
   if (response.status === 404) {
-    await response.body?.cancel()
     return { ok: false, traceId: id, reason: 'the trace was listed but is gone (404)' }
   }
-  const parsed = LangfuseTrace.safeParse(await jsonBody(response, what))
+  const parsed = LangfuseTrace.safeParse(jsonBody(response, what))
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const where = issue && issue.path.length > 0 ? ` at ${issue.path.join('.')}` : ''
