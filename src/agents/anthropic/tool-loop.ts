@@ -1,27 +1,21 @@
 import type Anthropic from '@anthropic-ai/sdk'
 import {
-  passThroughGate,
   type AgentOutput,
   type EnvHandle,
   type JsonValue,
-  type ModelCallGate,
   type RunContext,
   type TaskSpec,
 } from '../../core/index.ts'
 import {
-  abortableSleep,
   callMessages,
-  costOf,
-  totalTokens,
   usageOf,
-  PRICES_AS_OF,
-  type AttemptInfo,
   type CallMessagesOptions,
   type MessagesRequest,
   type MessagesResponse,
 } from '../../models/index.ts'
 import type { McpToolset } from '../mcp/index.ts'
 import { mcpHandler, mcpToolSpecs, mcpToolsOf } from '../mcp/runner-tools.ts'
+import { emitAnswered, turnAttempts } from './model-turn.ts'
 import type { RateLimiter } from './rate-limiter.ts'
 import { findHandler, redactJson, runTool, toolParams, type ToolHandler } from './tools.ts'
 
@@ -140,11 +134,7 @@ function requestFor(
   }
 }
 
-/**
- * One model turn: every HTTP attempt goes through the rate limiter (retries are requests too) and becomes an
- * `agent.model_call` event. Failed attempts are recorded as they happen, status `error` and no usage; the one
- * that answered is recorded once its reply is read, with its tokens and cost.
- */
+/** One model turn: its attempts as events (see model-turn.ts), the one that answered with its tokens and cost. */
 async function callModel(
   config: LoopConfig,
   ctx: RunContext,
@@ -152,88 +142,15 @@ async function callModel(
   turn: number,
   request: MessagesRequest,
 ): Promise<MessagesResponse> {
-  const { limiter, redact, model } = config
-  const baseSleep = config.retry.sleep ?? abortableSleep
-  let answered: AttemptInfo | undefined
-  const response = await callMessages(config.client, request, {
-    signal: ctx.signal,
-    gate: limitedGate(ctx, limiter),
-    maxAttempts: config.maxAttempts,
-    timeoutMs: config.timeoutMs,
-    ...(config.retry.baseDelayMs === undefined ? {} : { baseDelayMs: config.retry.baseDelayMs }),
-    ...(config.retry.maxDelayMs === undefined ? {} : { maxDelayMs: config.retry.maxDelayMs }),
-    // callMessages sleeps exactly once before each retry: the place to take the retry's slot.
-    sleep: async (ms, signal) => {
-      await baseSleep(ms, signal)
-      if (limiter) await limiter.acquire(signal)
-    },
-    onAttempt: (info) => {
-      if (info.status === 'ok') {
-        answered = info
-        return
-      }
-      // Stopped by a limit or a cancel: the engine records that, and a stopped run takes no more events.
-      if (ctx.signal.aborted) return
-      ctx.emit(
-        'agent.model_call',
-        {
-          model,
-          status: 'error',
-          attempt: info.attempt,
-          turn,
-          latencyMs: info.latencyMs,
-          error: redact(info.error ?? 'failed'),
-          ...(info.httpStatus === undefined ? {} : { httpStatus: info.httpStatus }),
-          ...(info.retryInMs === undefined ? {} : { retryInMs: info.retryInMs }),
-        },
-        { tokens: 0, costUsd: 0 },
-      )
-    },
+  const attempts = turnAttempts(config, ctx, turn)
+  const response = await callMessages(config.client, request, attempts.options)
+  const answered = attempts.answered()
+  emitAnswered(config, ctx, state, turn, answered, {
+    usage: answered?.usage ?? usageOf(response.usage),
+    stopReason: response.stop_reason,
+    text: textOf(response),
   })
-  const usage = answered?.usage ?? usageOf(response.usage)
-  const priced = costOf(model, usage)
-  if (priced === null && !state.costWarned) {
-    state.costWarned = true
-    ctx.warn(
-      `no price for model ${model}: cost recorded as 0 (unknown; not in the price table of ${PRICES_AS_OF})`,
-    )
-  }
-  ctx.emit(
-    'agent.model_call',
-    {
-      model,
-      status: 'ok',
-      attempt: answered?.attempt ?? 1,
-      turn,
-      latencyMs: answered?.latencyMs ?? 0,
-      inputTokens: usage.input_tokens,
-      outputTokens: usage.output_tokens,
-      cacheCreationInputTokens: usage.cache_creation_input_tokens ?? 0,
-      cacheReadInputTokens: usage.cache_read_input_tokens ?? 0,
-      ...(response.stop_reason ? { stopReason: response.stop_reason } : {}),
-      text: redact(textOf(response)),
-      ...(priced === null ? { costUnknown: true } : {}),
-    },
-    { tokens: totalTokens(usage), costUsd: priced ?? 0 },
-  )
   return response
-}
-
-/**
- * The trial's model-call gate (recording and replay), with the first attempt's rate-limit slot taken inside it:
- * only when a request is really sent, so a replayed exchange does not wait for one.
- */
-function limitedGate(ctx: RunContext, limiter: RateLimiter | null): ModelCallGate {
-  // A RunContext made by hand (outside the engine) may have no gate: calls then simply go out.
-  const gate = (ctx.modelCalls as ModelCallGate | undefined) ?? passThroughGate
-  if (!limiter) return gate
-  return {
-    exchange: (request, call) =>
-      gate.exchange(request, async () => {
-        await limiter.acquire(ctx.signal)
-        return call()
-      }),
-  }
 }
 
 /** The reply's text blocks, joined as written: with citations, one paragraph comes as several blocks. */

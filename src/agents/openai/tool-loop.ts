@@ -1,27 +1,21 @@
 import type OpenAI from 'openai'
 import {
-  passThroughGate,
   type AgentOutput,
   type EnvHandle,
   type JsonValue,
-  type ModelCallGate,
   type RunContext,
   type TaskSpec,
   type ToolSpec,
 } from '../../core/index.ts'
 import {
-  abortableSleep,
   callChatCompletions,
-  costOf,
-  totalTokens,
-  PRICES_AS_OF,
-  type AttemptInfo,
   type CallMessagesOptions,
   type ChatRequest,
   type ChatResponse,
   type TokenUsage,
 } from '../../models/index.ts'
 // The Anthropic runner's tool handling and rate limiter are provider-neutral: shared, not copied.
+import { emitAnswered, turnAttempts } from '../anthropic/model-turn.ts'
 import type { RateLimiter } from '../anthropic/rate-limiter.ts'
 import { findHandler, redactJson, runTool, type ToolHandler, type ToolOutcome } from '../anthropic/tools.ts'
 import type { McpToolset } from '../mcp/index.ts'
@@ -178,10 +172,7 @@ const NO_USAGE: TokenUsage = {
   cache_read_input_tokens: null,
 }
 
-/**
- * One model turn, as the Anthropic runner's: every HTTP attempt goes through the rate limiter and becomes an
- * `agent.model_call` event, failed ones as they happen, the one that answered with its tokens and cost.
- */
+/** One model turn, as the Anthropic runner's (see model-turn.ts): every attempt an event, usage and cost counted. */
 async function callModel(
   config: LoopConfig,
   ctx: RunContext,
@@ -189,86 +180,18 @@ async function callModel(
   turn: number,
   request: ChatRequest,
 ): Promise<ChatResponse> {
-  const { limiter, redact, model } = config
-  const baseSleep = config.retry.sleep ?? abortableSleep
-  let answered: AttemptInfo | undefined
-  const response = await callChatCompletions(config.client, request, {
-    signal: ctx.signal,
-    gate: limitedGate(ctx, limiter),
-    maxAttempts: config.maxAttempts,
-    timeoutMs: config.timeoutMs,
-    ...(config.retry.baseDelayMs === undefined ? {} : { baseDelayMs: config.retry.baseDelayMs }),
-    ...(config.retry.maxDelayMs === undefined ? {} : { maxDelayMs: config.retry.maxDelayMs }),
-    // The attempts loop sleeps exactly once before each retry: the place to take the retry's slot.
-    sleep: async (ms, signal) => {
-      await baseSleep(ms, signal)
-      if (limiter) await limiter.acquire(signal)
-    },
-    onAttempt: (info) => {
-      if (info.status === 'ok') {
-        answered = info
-        return
-      }
-      if (ctx.signal.aborted) return
-      ctx.emit(
-        'agent.model_call',
-        {
-          model,
-          status: 'error',
-          attempt: info.attempt,
-          turn,
-          latencyMs: info.latencyMs,
-          error: redact(info.error ?? 'failed'),
-          ...(info.httpStatus === undefined ? {} : { httpStatus: info.httpStatus }),
-          ...(info.retryInMs === undefined ? {} : { retryInMs: info.retryInMs }),
-        },
-        { tokens: 0, costUsd: 0 },
-      )
-    },
-  })
-  const usage = answered?.usage ?? NO_USAGE
+  const attempts = turnAttempts(config, ctx, turn)
+  const response = await callChatCompletions(config.client, request, attempts.options)
+  const answered = attempts.answered()
   if (answered?.usage === undefined && !state.usageWarned) {
     state.usageWarned = true
-    ctx.warn(`the server reported no token usage for model ${model}: tokens and cost recorded as 0`)
-  }
-  const priced = costOf(model, usage)
-  if (priced === null && !state.costWarned) {
-    state.costWarned = true
-    ctx.warn(
-      `no price for model ${model}: cost recorded as 0 (unknown; not in the price table of ${PRICES_AS_OF})`,
-    )
+    ctx.warn(`the server reported no token usage for model ${config.model}: tokens and cost recorded as 0`)
   }
   const choice = response.choices[0]!
-  ctx.emit(
-    'agent.model_call',
-    {
-      model,
-      status: 'ok',
-      attempt: answered?.attempt ?? 1,
-      turn,
-      latencyMs: answered?.latencyMs ?? 0,
-      inputTokens: usage.input_tokens,
-      outputTokens: usage.output_tokens,
-      cacheCreationInputTokens: usage.cache_creation_input_tokens ?? 0,
-      cacheReadInputTokens: usage.cache_read_input_tokens ?? 0,
-      ...(choice.finish_reason ? { stopReason: choice.finish_reason } : {}),
-      text: redact(choice.message.content ?? ''),
-      ...(priced === null ? { costUnknown: true } : {}),
-    },
-    { tokens: totalTokens(usage), costUsd: priced ?? 0 },
-  )
+  emitAnswered(config, ctx, state, turn, answered, {
+    usage: answered?.usage ?? NO_USAGE,
+    stopReason: choice.finish_reason,
+    text: choice.message.content ?? '',
+  })
   return response
-}
-
-/** The trial's gate, with the first attempt's rate-limit slot taken only when a request is really sent. */
-function limitedGate(ctx: RunContext, limiter: RateLimiter | null): ModelCallGate {
-  const gate = (ctx.modelCalls as ModelCallGate | undefined) ?? passThroughGate
-  if (!limiter) return gate
-  return {
-    exchange: (request, call) =>
-      gate.exchange(request, async () => {
-        await limiter.acquire(ctx.signal)
-        return call()
-      }),
-  }
 }
