@@ -1,4 +1,7 @@
+import { existsSync } from 'node:fs'
+import { build } from 'esbuild'
 import { defineConfig } from 'tsup'
+import { UI_ENTRIES, uiBuildOptions } from './src/reports/ui-bundle/build-options.ts'
 
 export default defineConfig({
   entry: {
@@ -22,4 +25,11 @@ export default defineConfig({
   sourcemap: true,
   outDir: 'dist',
   external: ['vitest', 'vite', /^vitest\//],
+  // The front-end apps (ui/), into dist/ui/ where src/reports/ui-bundle/assets.ts reads them.
+  onSuccess: async () => {
+    const root = process.cwd()
+    for (const entry of UI_ENTRIES) {
+      if (existsSync(`ui/${entry}/main.tsx`)) await build(uiBuildOptions(root, entry))
+    }
+  },
 })

@@ -1,0 +1,2 @@
+export { uiAsset, type UiAsset } from './assets.ts'
+export { UI_DIST_DIR, UI_ENTRIES, uiBuildOptions, type UiEntry } from './build-options.ts'
