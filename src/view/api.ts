@@ -107,6 +107,11 @@ export interface TrendPoint {
   trials: number
   verdict: Verdict | null
   baseline: string | null
+  /** How the interval was computed (GroupFigure.method). */
+  method?: 'wilson' | 't'
+  /** Trials that passed. */
+  passed?: number
+  gitSha?: string | null
 }
 
 /** A benchmark × target over runs, oldest first. */
@@ -127,12 +132,15 @@ export interface TaskCell {
 }
 
 /**
- * How a task behaved across the runs of a series:
- * - never-passed: no trial passed in any run;
- * - flaky: passed in some runs and failed in others more than once (or some run was itself split), with the runs as
- *   evidence;
- * - flipped: its outcome in the last run differs from the run before (improved or regressed);
- * - stable: the same outcome in every run.
+ * How a task behaved across the runs of a series. A run's outcome for the task is pass (every trial passed), fail
+ * (none did) or split (some did); a change of outcome is a flip between consecutive runs that had the task. The
+ * first kind that holds, in this order:
+ * - never-passed: no trial passed in any run that had the task;
+ * - flaky: some run was split, or the outcome changed at least twice (passed in some runs, failed in others, back
+ *   and forth): the cells are the evidence;
+ * - flipped: it changed once, and the change is the last run's (the last run has the task and differs from the run
+ *   before that had it): `direction` says which way;
+ * - stable: the same outcome in every run, or one change in an earlier run that has held since (flips says which).
  */
 export type TaskHistoryKind = 'never-passed' | 'flaky' | 'flipped' | 'stable'
 
@@ -156,6 +164,11 @@ export interface TaskHistoryResponse {
   runs: string[]
   /** never-passed, flaky, flipped first; then stable; by task key within a kind. */
   tasks: TaskHistoryRow[]
+  /**
+   * Runs of the series left out of `runs`: their benchmark ran with several targets, and scores.json counts a task's
+   * trials over all of them, so no cell of theirs would be this target's alone. Oldest first.
+   */
+  pooledRuns?: string[]
 }
 
 /** A task of a compared pair, with its pass rate on each side. */
@@ -177,12 +190,17 @@ export interface CompareResponse {
   deltaCi: Interval | null
   pValue: number
   test: 'mcnemar' | 'permutation'
-  /** Tasks that always passed in the baseline and never pass now; then regressed, then improved. */
+  /**
+   * Tasks that always passed in the baseline and never pass now (by task key); then the other tasks that regressed
+   * (largest drop first: a broken task is listed once, here), then those that improved (largest gain first).
+   */
   broken: ComparedTask[]
   regressed: ComparedTask[]
   improved: ComparedTask[]
   baselineOnly: string[]
   candidateOnly: string[]
+  /** Benchmarks whose dataset changed between the runs: only the tasks both share were compared. */
+  changedDatasets?: string[]
 }
 
 /** What the events stream says, as runs change under the runs folder. */

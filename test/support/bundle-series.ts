@@ -41,6 +41,10 @@ export interface BundleSeriesOptions {
   firstStartedAt?: string
   /** Give each run after the first its comparison with the run before (default true). */
   baselines?: boolean
+  /** Run ids are numbered from this one up (default 1): two series in one folder need their own. */
+  firstId?: number
+  /** Whether a trial passes, instead of the series' plan (`passes`): for trials of a task that disagree. */
+  outcome?: (taskId: string, index: number, trial: number) => boolean
   /** Leave these tasks out of the runs with these indexes (0-based), as a dataset that gained or lost tasks. */
   omit?: Readonly<Record<number, readonly string[]>>
 }
@@ -72,14 +76,21 @@ export async function writeBundleSeries(
   const runs: SeriesRun[] = []
   let previous: { runId: string; trials: TrialRecord[] } | undefined
   for (let index = 0; index < count; index++) {
-    const runId = `0190f5a0-0000-7000-8000-${String(index + 1).padStart(12, '0')}`
+    const runId = `0190f5a0-0000-7000-8000-${String(index + (options.firstId ?? 1)).padStart(12, '0')}`
     const startedAt = new Date(first + index * ONE_HOUR_MS).toISOString()
     const omitted = new Set(options.omit?.[index] ?? [])
     const trials = allTasks()
       .filter((taskId) => !omitted.has(taskId))
       .flatMap((taskId) =>
         Array.from({ length: options.trials ?? 1 }, (_, trial) =>
-          seriesTrial(runId, benchmark, runner, taskId, trial, passes(taskId, index, count)),
+          seriesTrial(
+            runId,
+            benchmark,
+            runner,
+            taskId,
+            trial,
+            options.outcome?.(taskId, index, trial) ?? passes(taskId, index, count),
+          ),
         ),
       )
     const summary = summarizeTrials(trials, DEFAULT_SUMMARY_SETTINGS)
