@@ -28,30 +28,39 @@ async function folder(name: string, options: Parameters<typeof writeBundleSeries
   return { runsDir, runs, indexed }
 }
 
-/** What `agentevalops compare --json` prints for the two bundles. */
+/** What `agentevalops compare` prints for the two bundles: its --json, and the reason its text form gives. */
 async function cliComparison(baseline: SeriesRun, candidate: SeriesRun) {
   const result = await runCli('compare', baseline.dir, candidate.dir, '--json')
   expect(result.stderr).toBe('')
-  return JSON.parse(result.stdout) as {
-    verdict: string
-    pairedTasks: number
-    baselineOnly: string[]
-    candidateOnly: string[]
-    broken: { benchmarkId: string; taskId: string }[]
-    overall: {
-      delta: number | null
-      deltaCi: { lower: number; upper: number } | null
-      pValue: number
-      test: string
-      regressions: { benchmarkId: string; taskId: string; baseline: number; candidate: number }[]
-      improvements: { benchmarkId: string; taskId: string }[]
-    }
+  // The text form's first line is `<verdict> — <reason>`.
+  const text = await runCli('compare', baseline.dir, candidate.dir)
+  const firstLine = text.lines.join('\n').split('\n')[0]!
+  return {
+    ...(JSON.parse(result.stdout) as CliJson),
+    reason: firstLine.slice(firstLine.indexOf(' — ') + ' — '.length),
+  }
+}
+
+interface CliJson {
+  verdict: string
+  pairedTasks: number
+  baselineOnly: string[]
+  candidateOnly: string[]
+  broken: { benchmarkId: string; taskId: string }[]
+  overall: {
+    delta: number | null
+    deltaCi: { lower: number; upper: number } | null
+    pValue: number
+    test: string
+    regressions: { benchmarkId: string; taskId: string; baseline: number; candidate: number }[]
+    improvements: { benchmarkId: string; taskId: string }[]
   }
 }
 
 function expectSameAsCli(view: CompareResponse, cli: Awaited<ReturnType<typeof cliComparison>>): void {
   const key = (t: { benchmarkId: string; taskId: string }) => `${t.benchmarkId}/${t.taskId}`
   expect(view.verdict).toBe(cli.verdict)
+  expect(view.reason).toBe(cli.reason)
   expect(view.pairedTasks).toBe(cli.pairedTasks)
   expect(view.delta).toBe(cli.overall.delta)
   expect(view.deltaCi).toEqual(cli.overall.deltaCi)
