@@ -114,7 +114,10 @@ export interface TrendPoint {
   gitSha?: string | null
 }
 
-/** A benchmark × target over runs, oldest first. */
+/**
+ * A benchmark × target over runs, oldest first: its valid, whole runs (complete or monitor; not interrupted runs or
+ * shards, whose figures cover part of a run). docs/view.md says which runs and why.
+ */
 export interface TrendSeries {
   benchmark: string
   target: string

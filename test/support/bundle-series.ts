@@ -15,6 +15,10 @@ import {
 import { compareToBaseline, DEFAULT_SUMMARY_SETTINGS, summarizeTrials } from '../../src/scorers/index.ts'
 import { scoredTrial } from './trials.ts'
 
+/** The series' benchmark and target unless the options name others. */
+export const SERIES_BENCHMARK = 'series-bench'
+export const SERIES_TARGET = 'improving-agent'
+
 /** The tasks of every run, by the part they play. */
 export const SERIES_TASKS = {
   /** Pass in every run. */
@@ -67,11 +71,11 @@ export async function writeBundleSeries(
 ): Promise<SeriesRun[]> {
   const count = options.count ?? 30
   const benchmark: BenchmarkInfo = {
-    id: options.benchmark ?? 'series-bench',
+    id: options.benchmark ?? SERIES_BENCHMARK,
     version: '1.0.0',
     datasetChecksum: 'a'.repeat(64),
   }
-  const runner: RunnerInfo = { name: options.target ?? 'improving-agent', kind: 'mock', config: {} }
+  const runner: RunnerInfo = { name: options.target ?? SERIES_TARGET, kind: 'mock', config: {} }
   const first = Date.parse(options.firstStartedAt ?? '2026-01-01T00:00:00.000Z')
   const runs: SeriesRun[] = []
   let previous: { runId: string; trials: TrialRecord[] } | undefined

@@ -10,7 +10,9 @@ import { byText } from './series.ts'
  * `agentevalops compare <baseline> <candidate>` for two runs of the folder, with its default settings: the same
  * paired comparison (compareToBaseline, which the command reaches through compareWithBaseline) over the same trial
  * records, so the verdict, change and p-value are the command's. Runs of different benchmarks, or whose shared
- * tasks changed, are refused as the command refuses them (COMPARE_MISMATCH).
+ * tasks changed, are refused as the command refuses them (COMPARE_MISMATCH, with its message), and so is a monitor
+ * window as the candidate (the command compares windows unpaired). A run that is not valid, or whose metadata.json
+ * or scores.json changed since it was sealed, is BUNDLE_INVALID; one gone from the folder is BUNDLE_NOT_FOUND.
  */
 export async function compareRunFolders(
   runsDir: string,

@@ -38,7 +38,7 @@ export async function readRunRecords(runsDir: string, run: IndexedRun): Promise<
       'BUNDLE_INVALID',
       `run ${entry.run} is ${entry.state}: only sealed, valid runs are compared.`,
       {
-        hint: `Run agentevalops validate-bundle on it to see why, or pick another run.`,
+        hint: 'Run agentevalops validate-bundle on it to see why, or pick another run.',
       },
     )
   if (!isPlainName(entry.run))
