@@ -117,6 +117,8 @@ export class LiveRuns implements LiveEventSource {
   }
 
   private emit(event: LiveEvent): void {
+    // A scan that was under way when stop() was called says nothing more.
+    if (this.stopped) return
     for (const listener of [...this.listeners]) {
       try {
         listener(event)

@@ -1,6 +1,7 @@
 // Helpers of the live-view tests: staging folders written by hand (as the bundle reporter and its workers write
 // them), and the events a LiveRuns emits, collected and waited for with bounded waits.
 import { spawn } from 'node:child_process'
+import { appendFileSync } from 'node:fs'
 import { appendFile, mkdir, writeFile } from 'node:fs/promises'
 import { hostname } from 'node:os'
 import { join } from 'node:path'
@@ -61,6 +62,19 @@ export class HandStaging {
 
   /** A finished trial: some events, then its record (what a worker logs at a trial's end). */
   async trial(spec: TrialSpec, runId: string): Promise<TrialRecord> {
+    const { record, lines } = this.trialLines(spec, runId)
+    await this.append(lines)
+    return record
+  }
+
+  /** As trial(), written synchronously: nothing else of the test's process runs in between. */
+  trialSync(spec: TrialSpec, runId: string): TrialRecord {
+    const { record, lines } = this.trialLines(spec, runId)
+    appendFileSync(this.log, lines)
+    return record
+  }
+
+  private trialLines(spec: TrialSpec, runId: string): { record: TrialRecord; lines: string } {
     const record = { ...scoredTrial(spec), runId }
     const event = {
       runId,
@@ -75,8 +89,7 @@ export class HandStaging {
       tokensDelta: 0,
       spanId: 'span',
     }
-    await this.append(`${JSON.stringify({ event })}\n${JSON.stringify({ record })}\n`)
-    return record
+    return { record, lines: `${JSON.stringify({ event })}\n${JSON.stringify({ record })}\n` }
   }
 
   append(text: string): Promise<void> {

@@ -1,6 +1,7 @@
 // LiveRuns over staging folders written by hand, as a run and its workers write them: what is live, what its
 // figures are as trials finish, and when it ends.
 import { spawn } from 'node:child_process'
+import { renameSync } from 'node:fs'
 import { hostname } from 'node:os'
 import { mkdir, rm } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -104,6 +105,34 @@ describe('LiveRuns', () => {
     await staging.append(`${whole.slice(40)}\n`)
     await log.waitFor((e) => e.type === 'run-progress' && e.run.trials === 2, 'the completed line counted')
     expect(log.events.filter((e) => e.type === 'run-progress').every((e) => e.run.trials <= 2)).toBe(true)
+  })
+
+  it('coalesces progress: at most one event per run per coalescing window, the end still exact', async () => {
+    // One watcher sends every change (the test's clock: trial k is appended once it has seen k − 1), one coalesces
+    // over a window longer than the test.
+    const eager = new LiveRuns({ runsDir: temp.path, pollMs: 20, coalesceMs: 0 })
+    const eagerLog = new EventLog(eager)
+    live = new LiveRuns({ runsDir: temp.path, pollMs: 20, coalesceMs: 60_000 })
+    const slowLog = new EventLog(live)
+    try {
+      const staging = new HandStaging(temp.path, 'run-e')
+      await staging.writeHeader(header('run-e'))
+      await Promise.all([eager.start(), live.start()])
+      await slowLog.waitFor((e) => e.type === 'run-started', 'run-started')
+      for (let k = 1; k <= 5; k++) {
+        await staging.trial({ taskId: `t${k}`, passed: k % 2 === 0 }, 'run-e')
+        await eagerLog.waitFor((e) => e.type === 'run-progress' && e.run.trials === k, `trial ${k} seen`)
+      }
+      // The last trial and the folder's going, at once: the log, open since the run was found, still reads.
+      staging.trialSync({ taskId: 't6', passed: true }, 'run-e')
+      renameSync(staging.dir, join(temp.path, 'moved-away'))
+      const ended = await slowLog.waitFor((e) => e.type === 'run-ended', 'run-ended')
+      expect(ended).toMatchObject({ run: { trials: 6, passed: 3 } })
+      expect(eagerLog.events.filter((e) => e.type === 'run-progress')).toHaveLength(5)
+      expect(slowLog.events.map((e) => e.type)).toEqual(['run-started', 'run-ended'])
+    } finally {
+      await eager.stop()
+    }
   })
 
   it("does not report a dead run's staging folder as live, nor another host's", async () => {
