@@ -213,6 +213,15 @@ export type LiveEvent =
   /** Trials finished: the run's counts so far. */
   | { type: 'run-progress'; run: RunEntry }
   /** The run's bundle was sealed (or its staging vanished): its entry as the runs list now has it. */
-  | { type: 'run-ended'; run: RunEntry }
+  | {
+      type: 'run-ended'
+      run: RunEntry
+      /**
+       * Why, when the live watcher says it: `sealed` (its bundle is in the runs folder), `removed` (the staging folder
+       * went without a bundle: no trial finished, or it was deleted), `died` (its process is gone and the staging
+       * folder stays, for `agentevalops recover`).
+       */
+      ending?: 'sealed' | 'removed' | 'died'
+    }
   /** A bundle appeared or went away outside a live run (copied in, pruned): reload the runs list. */
   | { type: 'runs-changed' }

@@ -13,5 +13,6 @@ export {
   type SummarizedTrial,
   type TaskGroup,
 } from './task-groups.ts'
+export { headlineOf } from './headline.ts'
 export { passAtKTable } from './metric.ts'
 export { statsSummaryRecomputer } from './recompute.ts'

@@ -1,0 +1,9 @@
+export {
+  LiveRuns,
+  STAGING_DIR,
+  type LiveEventSource,
+  type LiveListener,
+  type LiveRunsOptions,
+} from './live-runs.ts'
+export { LiveEventStream, type LiveEventStreamOptions } from './sse.ts'
+export { groupFigures } from './live-tally.ts'
