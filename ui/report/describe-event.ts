@@ -11,7 +11,7 @@ type Payload = Record<string, unknown>
 /** A payload field as text: nothing for a missing one, JSON for an object where a string was expected. */
 export function str(value: unknown): string {
   if (value === null || value === undefined) return ''
-  return typeof value === 'object' ? JSON.stringify(value) : String(value as string | number | boolean)
+  return typeof value === 'object' ? JSON.stringify(value) : String(value)
 }
 
 /** A payload value as text: strings as they are, anything else as JSON. */
