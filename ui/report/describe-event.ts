@@ -11,7 +11,9 @@ type Payload = Record<string, unknown>
 /** A payload field as text: nothing for a missing one, JSON for an object where a string was expected. */
 export function str(value: unknown): string {
   if (value === null || value === undefined) return ''
-  return typeof value === 'object' ? JSON.stringify(value) : String(value)
+  if (typeof value === 'string') return value
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value)
+  return JSON.stringify(value) ?? ''
 }
 
 /** A payload value as text: strings as they are, anything else as JSON. */
