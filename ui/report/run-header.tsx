@@ -26,10 +26,7 @@ export function RunHeader({ data }: { data: PageData }) {
 
 /** A link the page may follow: relative, or http(s). Anything else (javascript:, data:) is not shown. */
 export function safeHref(href: string): string | null {
-  try {
-    const { protocol } = new URL(href, 'http://relative.invalid/')
-    return protocol === 'http:' || protocol === 'https:' ? href : null
-  } catch {
-    return null
-  }
+  // As a browser reads an address: control characters and spaces (leading, or tabs and newlines inside) do not count.
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(href.replace(/[\u0000-\u0020]/g, ''))
+  return scheme === null || /^https?$/i.test(scheme[1]!) ? href : null
 }

@@ -94,6 +94,8 @@ describe('the header', () => {
   it('never links to a script URL', () => {
     expect(safeHref('javascript:alert(1)')).toBeNull()
     expect(safeHref(' JavaScript:alert(1)')).toBeNull()
+    expect(safeHref('java\tscript:alert(1)')).toBeNull()
+    expect(safeHref('\u0001javascript:alert(1)')).toBeNull()
     expect(safeHref('data:text/html,x')).toBeNull()
     expect(safeHref('http://127.0.0.1:4173/')).toBe('http://127.0.0.1:4173/')
     expect(safeHref('/runs/x')).toBe('/runs/x')
