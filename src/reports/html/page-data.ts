@@ -189,4 +189,13 @@ export interface PageData {
   tasks: TaskInfo[]
   /** The event kinds EventData refers to by index: the same fixed list in every report of this version. */
   kinds: string[]
+  /** Where the page sits when a server shows it (agentevalops view): absent in a bundle's report.html. */
+  links?: ReportLinks
+}
+
+export interface ReportLinks {
+  /** The runs list: the header links back to it ("← all runs"). */
+  home: string
+  /** This run's own page. */
+  run: string
 }

@@ -4,7 +4,7 @@ import { taskKeyOf } from '../summary-text.ts'
 import { chartsData } from './chart-data.ts'
 import { comparisonData } from './comparison-data.ts'
 import { headlineData } from './headline-data.ts'
-import type { PageData, TaskInfo } from './page-data.ts'
+import type { PageData, ReportLinks, TaskInfo } from './page-data.ts'
 import type { HtmlReportTotals } from './report-aggregates.ts'
 import { runFactsData } from './run-data.ts'
 import {
@@ -25,6 +25,8 @@ export interface HtmlReportInput {
   summary: RunSummary
   /** The run's trace events (traces.jsonl), in any order. */
   events: readonly TraceEvent[]
+  /** Where the page sits when a server shows it; absent in a bundle's report.html. */
+  links?: ReportLinks
 }
 
 /**

@@ -3,11 +3,10 @@ import { rename, rm } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReportGenerator, ReportInput, TraceEvent } from '../../core/index.ts'
+import { uiAsset } from '../ui-bundle/index.ts'
 import { assertInlineSafe, contentSecurityPolicy, escapeHtml, jsonForScript } from './embed.ts'
-import type { PageData } from './page-data.ts'
+import type { PageData, ReportLinks } from './page-data.ts'
 import { htmlRunPart, type HtmlReportInput } from './page-model.ts'
-import { PAGE_SCRIPT } from './page-script.ts'
-import { PAGE_STYLE } from './page-style.ts'
 import { HtmlReportAggregates } from './report-aggregates.ts'
 import { ROWS_BLOCK_CHARS, RowsBlocks, rowsOf, type RowsSource } from './rows-blocks.ts'
 import { byTrial, eventsByTrial, trialRowData, type HtmlReportTrial } from './trial-data.ts'
@@ -43,15 +42,18 @@ export function renderHtmlReport(input: HtmlReportInput): string {
   const records = [...input.trials].sort(byTrial)
   const events = eventsByTrial(records, input.events)
   const blocks = new RowsBlocks()
-  const parts = [documentHead(htmlRunPart(input.metadata, input.summary, totals))]
+  const runPart = withLinks(htmlRunPart(input.metadata, input.summary, totals), input.links)
+  const parts = [documentHead(runPart)]
   records.forEach((record, i) => parts.push(blocks.add(htmlTrialRow(record, events[i]!), 'the report')))
-  parts.push(blocks.end(), DOCUMENT_TAIL)
+  parts.push(blocks.end(), documentTail())
   return parts.join('')
 }
 
 export interface RenderFromRowsOptions {
   /** How long a rows block may grow (characters) before the next starts. */
   blockChars?: number
+  /** Where the page sits when a server shows it (the header's "← all runs"); absent in a bundle's report.html. */
+  links?: ReportLinks
 }
 
 /**
@@ -66,7 +68,7 @@ export async function* renderHtmlReportFromRows(
 ): AsyncGenerator<string> {
   const where = typeof rows === 'string' ? rows : 'the rows'
   const blocks = new RowsBlocks(options.blockChars ?? ROWS_BLOCK_CHARS)
-  let pending = documentHead(runPart)
+  let pending = documentHead(withLinks(runPart, options.links))
   for await (const row of rowsOf(rows)) {
     pending += blocks.add(row, where)
     if (pending.length >= CHUNK_CHARS) {
@@ -74,7 +76,7 @@ export async function* renderHtmlReportFromRows(
       pending = ''
     }
   }
-  yield pending + blocks.end() + DOCUMENT_TAIL
+  yield pending + blocks.end() + documentTail()
 }
 
 /**
@@ -102,9 +104,18 @@ export async function writeHtmlReportFromRows(
 /** Writes are batched to about this many characters: one write per row would cost more than the rows. */
 const CHUNK_CHARS = 256 * 1024
 
+function withLinks(data: PageData, links: ReportLinks | undefined): PageData {
+  return links === undefined ? data : { ...data, links: { home: links.home, run: links.run } }
+}
+
+/** The page's app (ui/report), checked that neither part can end its element. */
+function pageAsset(): { script: string; style: string } {
+  const { script, style } = uiAsset('report')
+  return { script: assertInlineSafe(script, 'script'), style: assertInlineSafe(style, 'style') }
+}
+
 function documentHead(data: PageData): string {
-  const script = assertInlineSafe(PAGE_SCRIPT, 'script')
-  const style = assertInlineSafe(PAGE_STYLE, 'style')
+  const { script, style } = pageAsset()
   return [
     '<!doctype html>',
     '<html lang="en">',
@@ -124,10 +135,6 @@ function documentHead(data: PageData): string {
   ].join('\n')
 }
 
-const DOCUMENT_TAIL = [
-  '',
-  `<script>${assertInlineSafe(PAGE_SCRIPT, 'script')}</script>`,
-  '</body>',
-  '</html>',
-  '',
-].join('\n')
+function documentTail(): string {
+  return ['', `<script>${pageAsset().script}</script>`, '</body>', '</html>', ''].join('\n')
+}

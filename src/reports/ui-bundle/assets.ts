@@ -31,14 +31,30 @@ export function uiAsset(entry: UiEntry): UiAsset {
   return asset
 }
 
+/**
+ * The agentevalops package's own folder: the nearest package.json named agentevalops. Not merely the nearest one:
+ * a copy of the code bundled elsewhere (a test's build of the CLI, with a package.json of its own for "type") still
+ * belongs to the package it was built from.
+ */
 function packageRoot(from: string): string {
   for (let dir = dirname(from); dir !== dirname(dir); dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir
+    if (packageName(join(dir, 'package.json')) === PACKAGE_NAME) return dir
   }
   throw new AgentEvalOpsError(
     'INFRA_FAILURE',
-    `no package.json above ${from}: the agentevalops package is incomplete`,
+    `no package.json of agentevalops above ${from}: the agentevalops package is incomplete; reinstall it`,
   )
+}
+
+const PACKAGE_NAME = 'agentevalops'
+
+function packageName(path: string): string | undefined {
+  if (!existsSync(path)) return undefined
+  try {
+    return (JSON.parse(readFileSync(path, 'utf8')) as { name?: string }).name
+  } catch {
+    return undefined
+  }
 }
 
 function readBuilt(root: string, entry: UiEntry): UiAsset {

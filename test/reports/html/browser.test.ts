@@ -19,6 +19,7 @@ import {
   writeHtmlReportFromRows,
 } from '../../../src/reports/html/index.ts'
 import { renderMarkdownReport } from '../../../src/reports/index.ts'
+import { uiAsset } from '../../../src/reports/ui-bundle/index.ts'
 import { compareToBaseline } from '../../../src/scorers/index.ts'
 import {
   eventBase,
@@ -490,6 +491,77 @@ describe('report.html in headless Chromium, offline', () => {
     expect(actual.scripts).toBe(2 + blocks.length)
   })
 
+  it('opens the task and trial a URL names, follows the hash, and writes it as the user opens one', async () => {
+    const { metadata, trials, summary, events } = bundle.run
+    const file = join(work.path, 'linked.html')
+    await writeFile(
+      file,
+      renderHtmlReport({
+        metadata,
+        trials,
+        summary,
+        events: [...events.values()].flat(),
+        links: { home: 'http://127.0.0.1:9/', run: 'http://127.0.0.1:9/runs/r' },
+      }),
+    )
+    const watch = await openPage(browser)
+    const { page } = watch
+    const detail = page.getByTestId('task-detail')
+    const opened = () =>
+      detail
+        .locator('[data-testid="trial"][open]')
+        .evaluateAll((els) => els.map((el) => (el as unknown as InPageRow).getAttribute('data-trial')))
+    const hash = () =>
+      page.evaluate(() => (globalThis as unknown as { location: { hash: string } }).location.hash)
+    try {
+      await page.goto(`${pathToFileURL(file).href}#task=${encodeURIComponent('toy-b/task-1')}&trial=1`)
+      await page.waitForSelector('[data-testid="table-tasks"][data-ready="true"]', { timeout: 10_000 })
+      expect(await detail.isVisible()).toBe(true)
+      expect(await detail.getByTestId('task-title').textContent()).toBe('toy-b/task-1')
+      expect(await opened()).toEqual(['1'])
+      expect(
+        await inView(page, '[data-testid="task-detail"] [data-testid="trial"][data-trial="1"] summary'),
+      ).toBe(true)
+      expect(await page.getByTestId('home-link').getAttribute('href')).toBe('http://127.0.0.1:9/')
+
+      await page
+        .locator('[data-testid="table-tasks"] [data-testid="row"][data-key="toy/task-2"]')
+        .getByTestId('open-task')
+        .click()
+      expect(await detail.getByTestId('task-title').textContent()).toBe('toy/task-2')
+      expect(await hash()).toBe('#task=toy%2Ftask-2')
+      await detail.locator('[data-testid="trial"][data-trial="0"] summary').click()
+      await page.waitForFunction(() =>
+        (globalThis as unknown as { location: { hash: string } }).location.hash.endsWith('&trial=0'),
+      )
+      expect(await hash()).toBe('#task=toy%2Ftask-2&trial=0')
+
+      // A link followed within the page (another hash): the panel follows it without a reload.
+      await page.evaluate(() => {
+        ;(globalThis as unknown as { location: { hash: string } }).location.hash =
+          '#task=toy%2Ftask-0&trial=1'
+      })
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as InPage).document.querySelector(
+            '[data-testid="task-detail"][data-task="toy/task-0"]',
+          ) !== null,
+      )
+      expect(await opened()).toEqual(['1'])
+      await page.goBack()
+      await page.waitForFunction(
+        () =>
+          (globalThis as unknown as InPage).document.querySelector(
+            '[data-testid="task-detail"][data-task="toy/task-2"]',
+          ) !== null,
+      )
+      expect(await opened()).toEqual(['0'])
+      expectQuiet(watch)
+    } finally {
+      await watch.context.close()
+    }
+  })
+
   it('draws only the rows in view of a 3,000-task table, and reaches the last by scrolling', async () => {
     const trials = Array.from({ length: 3000 }, (_, i) =>
       scoredTrial({
@@ -538,8 +610,9 @@ describe('report.html in headless Chromium, offline', () => {
     const html = await readFile(join(bundle.dir, 'report.html'), 'utf8')
     const tampered = join(work.path, 'tampered.html')
     // One more character in the script: its hash no longer matches the policy's.
-    expect(html).toContain('<script>(function () {')
-    await writeFile(tampered, html.replace('<script>(function () {', '<script> (function () {'))
+    const script = `<script>${uiAsset('report').script.slice(0, 20)}`
+    expect(html).toContain(script)
+    await writeFile(tampered, html.replace(script, script.replace('<script>', '<script> ')))
     const refused = await openPage(browser)
     try {
       await refused.page.goto(pathToFileURL(tampered).href)

@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { Script } from 'node:vm'
 import { describe, expect, it } from 'vitest'
 import type { RunSummary, TraceEvent, TrialRecord } from '../../../src/core/index.ts'
@@ -9,8 +11,8 @@ import {
   type PageData,
   type TrialData,
 } from '../../../src/reports/html/index.ts'
-import { PAGE_SCRIPT } from '../../../src/reports/html/page-script.ts'
 import { MAX_TEXT } from '../../../src/reports/html/trial-data.ts'
+import { uiAsset } from '../../../src/reports/ui-bundle/index.ts'
 import { compareToBaseline } from '../../../src/scorers/index.ts'
 import { FIXTURE_BENCHMARK, makeEvents, makeMetadata, makeTrials } from '../../bundles/fixtures.ts'
 import { summarize } from '../fixtures.ts'
@@ -22,6 +24,9 @@ const PAYLOADS = [
   '<!-- <style></style> & \u2028\u2029',
 ]
 const PAYLOAD = PAYLOADS.join(' ')
+/** The page's script: the report app (ui/report) as the package builds it. */
+const PAGE_SCRIPT = uiAsset('report').script
+const PAGE_STYLE = uiAsset('report').style
 
 /** The fixture run (3 tasks × 2 trials), its events, and the summary of its trials. */
 function fixture(edit: (trials: TrialRecord[]) => TrialRecord[] = (t) => t) {
@@ -172,15 +177,36 @@ describe('renderHtmlReport: Content-Security-Policy', () => {
 
 describe('the page script', () => {
   it('never parses HTML from strings, runs no strings as code, and is plain ASCII JavaScript', () => {
+    // The app's own code, where such a call would be written. Preact itself keeps one innerHTML assignment, for
+    // dangerouslySetInnerHTML, which the app never uses and the page's Trusted Types policy would refuse anyway.
+    const files = ['report', 'components'].flatMap((dir) => appSources(join(process.cwd(), 'ui', dir)))
+    expect(files.length).toBeGreaterThan(5)
+    for (const file of files) {
+      const code = readFileSync(file, 'utf8')
+      expect(code, file).not.toMatch(
+        /innerHTML|outerHTML|insertAdjacentHTML|dangerouslySetInnerHTML|document\.write|\beval\(|new Function|setTimeout\(\s*['"]|srcdoc/,
+      )
+      expect(code, file).not.toMatch(
+        /setAttribute\(\s*['"]on|\.style\s*=|setAttribute\(\s*['"]style|style=["']/,
+      )
+    }
     expect(PAGE_SCRIPT).not.toMatch(
-      /innerHTML|outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function|setTimeout\(\s*['"]|srcdoc/,
+      /outerHTML|insertAdjacentHTML|document\.write|\beval\(|new Function|setTimeout\(\s*['"]|srcdoc/,
     )
-    expect(PAGE_SCRIPT).not.toMatch(/setAttribute\(\s*['"]on|\.style\s*=|setAttribute\(\s*['"]style/)
+    expect(PAGE_SCRIPT.match(/innerHTML/g)?.length ?? 0).toBeLessThanOrEqual(2)
     expect(PAGE_SCRIPT).not.toMatch(/[^\x00-\x7f]/)
+    expect(PAGE_STYLE).not.toMatch(/[^\x00-\x7f]|@import|url\(/)
     // Compiles (without running): a syntax error would only show in a browser otherwise.
     expect(() => new Script(PAGE_SCRIPT)).not.toThrow()
   })
 })
+
+/** The TypeScript and TSX files under `dir`. */
+function appSources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && /\.tsx?$/.test(e.name))
+    .map((e) => join(e.parentPath, e.name))
+}
 
 describe('renderHtmlReport: the data round trip', () => {
   it('carries the headline, the tables and every event of every trial', () => {
