@@ -89,7 +89,7 @@ async function assertRunsFolder(runsDir: string, named: boolean): Promise<void> 
   const what = info ? `${runsDir} is not a folder` : `no runs folder at ${runsDir}`
   throw new AgentEvalOpsError('BUNDLE_NOT_FOUND', `${what}: nothing to view.`, {
     hint: named
-      ? 'Name the folder your runs write their bundles to (runs/ of the project, or AGENTEVALOPS_RUNS_DIR).'
+      ? 'Check the path; a run writes its bundle into a folder like this one with `AGENTEVALOPS_RUNS_DIR=<dir> npx vitest run --project evals`.'
       : 'Runs write their bundles to runs/ of the project (or AGENTEVALOPS_RUNS_DIR): make one with `npx vitest run --project evals`, or name another folder: agentevalops view <dir>.',
   })
 }

@@ -12,6 +12,7 @@ const METADATA = 'metadata.json'
 const SCORES = 'scores.json'
 /** An index row lists a few problems; validate-bundle lists them all. */
 const MAX_PROBLEMS = 20
+const MAX_PROBLEM_CHARS = 500
 
 type ManifestEntry = Manifest['files'][number]
 
@@ -35,7 +36,7 @@ const ScoresHead = z.object({
 export async function readRunEntry(runsDir: string, folder: string): Promise<IndexedRun> {
   const problems: string[] = []
   const add = (file: string, message: string) => {
-    if (problems.length < MAX_PROBLEMS) problems.push(`${file}: ${message}`)
+    if (problems.length < MAX_PROBLEMS) problems.push(oneLine(`${file}: ${message}`))
   }
   if (folder === '' || folder.startsWith('.') || !isSafeRelativePath(folder) || folder.includes('/')) {
     return invalidRunOf(folder, [`${JSON.stringify(folder)}: is not a folder name of the runs folder`])
@@ -155,4 +156,10 @@ async function checkListedFiles(dir: string, manifest: Manifest, add: Add): Prom
         `size is ${info.size} bytes but manifest.json says ${entry.size} (changed after the bundle was sealed)`,
       )
   }
+}
+
+/** A problem as one short line: a parser's message may quote the file across lines, or at length. */
+function oneLine(text: string): string {
+  const flat = text.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+  return flat.length <= MAX_PROBLEM_CHARS ? flat : `${flat.slice(0, MAX_PROBLEM_CHARS)}…`
 }
