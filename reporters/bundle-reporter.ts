@@ -41,7 +41,7 @@ import {
 import { compareWithBaseline } from './baseline.ts'
 import { consoleSummary } from './console-summary.ts'
 import { derivedRunFiles, timeStage } from './derived-files.ts'
-import { appendGithubStepSummary, githubStepSummary } from './github-summary.ts'
+import { appendGithubStepSummary, githubStepSummary, VIEW_URL_ENV } from './github-summary.ts'
 import { replayCommand, type ConfigReplay } from './replay-command.ts'
 import { gitState, type GitState } from './run-environment.ts'
 import { invalidTraces, sortFolded, writeSortedParts } from './fold-seal.ts'
@@ -355,7 +355,13 @@ export class BundleReporter implements Reporter {
       vitest.logger.log(consoleSummary(trials, summary, shown))
       const problem = await appendGithubStepSummary(
         process.env,
-        githubStepSummary({ metadata, summary, trials, bundleDir: shown }),
+        githubStepSummary({
+          metadata,
+          summary,
+          trials,
+          bundleDir: shown,
+          viewUrl: process.env[VIEW_URL_ENV],
+        }),
       )
       if (problem !== null) vitest.logger.warn(`agentevalops: ${problem}`)
       if (this.upload !== undefined) {

@@ -13,6 +13,7 @@ import { headlineModel, type HeadlineModel } from '../src/reports/headline-model
 import { inertText } from '../src/reports/escape-markdown.ts'
 import { headlineGroupsTable } from '../src/reports/sections/headline.ts'
 import { brokenText, comparisonReason, taskKeyOf, tasksWithCounts } from '../src/reports/summary-text.ts'
+import { runUrl } from '../src/view/api.ts'
 
 /** More names than this and a job summary stops being read; report.md and scores.json have them all. */
 const MAX_REGRESSIONS = 30
@@ -24,7 +25,15 @@ export interface GithubSummaryInput {
   trials: readonly ScoredTrial[]
   /** As the console summary shows it (relative to the working directory, the workspace in Actions). */
   bundleDir: string
+  /**
+   * Where `agentevalops view` serves this run's runs folder (AGENTEVALOPS_VIEW_URL): the summary then links to the
+   * run's page there. Only an http(s) URL is used.
+   */
+  viewUrl?: string | undefined
 }
+
+/** The variable that names the base URL of a served `agentevalops view`, for links to a run. */
+export const VIEW_URL_ENV = 'AGENTEVALOPS_VIEW_URL'
 
 const VERDICT_MARK: Record<ComparisonVerdict, string> = {
   GO: '✅',
@@ -38,7 +47,7 @@ const VERDICT_MARK: Record<ComparisonVerdict, string> = {
  * verdict against the baseline with the tasks that got worse, the tasks that never passed, and where the bundle
  * is. Every text a run provides is made inert, as in report.md: the summary is rendered on github.com.
  */
-export function githubStepSummary({ metadata, summary, bundleDir }: GithubSummaryInput): string {
+export function githubStepSummary({ metadata, summary, bundleDir, viewUrl }: GithubSummaryInput): string {
   const model = headlineModel(summary)
   const sections = [
     header(metadata, summary, model),
@@ -47,8 +56,30 @@ export function githubStepSummary({ metadata, summary, bundleDir }: GithubSummar
     summary.comparison && comparisonText(summary.comparison),
     neverPassedText(summary),
     `Bundle: ${inertText(bundleDir)}`,
+    viewLink(viewUrl, bundleDir),
   ].filter((s): s is string => typeof s === 'string')
   return `${sections.join('\n\n')}\n`
+}
+
+/**
+ * A link to the run in `agentevalops view` at `base`: the bundle's folder name is the run's name there. The URL is
+ * parsed and written back by the URL parser, so it carries no space, `<` or `>` that would end the link early.
+ */
+function viewLink(base: string | undefined, bundleDir: string): string | undefined {
+  if (base === undefined || base.trim() === '') return undefined
+  let url: URL
+  try {
+    url = new URL(base.trim())
+  } catch {
+    return undefined
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined
+  const folder = bundleDir
+    .split(/[\\/]/)
+    .filter((p) => p !== '')
+    .pop()
+  if (folder === undefined) return undefined
+  return `[Open this run in agentevalops view](<${runUrl(url.href, folder)}>)`
 }
 
 function header(metadata: RunMetadata, summary: RunSummary, model: HeadlineModel): string {

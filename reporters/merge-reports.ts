@@ -7,7 +7,7 @@ import { mergeBundles } from './merge-bundles.ts'
 import { inertText } from '../src/reports/escape-markdown.ts'
 import { terminalText } from '../src/reports/escape-terminal.ts'
 import { consoleSummary } from './console-summary.ts'
-import { appendGithubStepSummary, githubStepSummary } from './github-summary.ts'
+import { appendGithubStepSummary, githubStepSummary, VIEW_URL_ENV } from './github-summary.ts'
 import { findBundles, missingLine, planMerge, reportedRuns } from './shard-bundles.ts'
 
 /** Whether this Vitest replays blob reports (`vitest --merge-reports`) instead of running tests. */
@@ -130,7 +130,13 @@ async function summarize(input: MergeReportsInput, dir: string): Promise<void> {
   input.vitest.logger.log(consoleSummary(scores.trials, scores.summary, shown(dir)))
   await jobSummary(
     input,
-    githubStepSummary({ metadata, summary: scores.summary, trials: scores.trials, bundleDir: shown(dir) }),
+    githubStepSummary({
+      metadata,
+      summary: scores.summary,
+      trials: scores.trials,
+      bundleDir: shown(dir),
+      viewUrl: input.env[VIEW_URL_ENV],
+    }),
   )
 }
 

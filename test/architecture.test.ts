@@ -92,7 +92,8 @@ const EDGES = new Set(['plugin', 'reporters', 'src/cli'])
 const ALLOWED_EDGE_IMPORTS = new Set(['src/cli → plugin', 'src/cli → reporters', 'plugin → reporters'])
 const NON_LIBRARY = new Set(['test', 'evals', 'bench', 'scripts', 'examples'])
 
-// src/view composes bundles, stores and scorers for `agentevalops view` (an app over them, like cli, but no edge).
+// src/view (`agentevalops view`: the runs folder's index, its history, the server) composes bundles, reports and
+// scorers, as the CLI does, without being an edge: the CLI starts it.
 const NON_FAMILY_SRC = ['src/core', 'src/engine', 'src/models', 'src/cli', 'src/view']
 
 function isFamily(area: Area): boolean {

@@ -13,6 +13,7 @@ import { replayCommand } from './commands/replay.ts'
 import { uploadCommand } from './commands/upload.ts'
 import { validateBundleCommand } from './commands/validate-bundle.ts'
 import { versionCommand } from './commands/version.ts'
+import { viewCommand } from './commands/view.ts'
 import { processIO, type CliIO } from './io.ts'
 import { formatCommandUsage, formatUsage } from './usage.ts'
 
@@ -27,6 +28,7 @@ export const COMMANDS: readonly Command[] = [
   replayCommand,
   monitorCommand,
   pruneCommand,
+  viewCommand,
   initCommand,
   doctorCommand,
   versionCommand,
