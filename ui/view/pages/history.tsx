@@ -134,12 +134,12 @@ function TaskRow({ row, runs }: { row: TaskHistoryRow; runs: readonly string[] }
           ? `${run ?? ''}: ${cell.passed}/${cell.trials} passed`
           : `${run ?? ''}: not in this run`
         return (
-          <td key={i} class={`cell c-${outcome}`} title={title} data-outcome={outcome}>
+          <td key={i} class="cell-slot" title={title} data-outcome={outcome}>
             {cell && run !== undefined ? (
-              <a href={taskUrl('', run, row.taskKey)} aria-label={title}>
-                {' '}
-              </a>
-            ) : null}
+              <a class={`cell c-${outcome}`} href={taskUrl('', run, row.taskKey)} aria-label={title} />
+            ) : (
+              <span class={`cell c-${outcome}`} />
+            )}
           </td>
         )
       })}

@@ -1,5 +1,5 @@
 import type { RunEntry } from '../../../src/view/api.ts'
-import { StateBadge } from '../components/badges.tsx'
+import { StateBadge, VERDICT_TEXT } from '../components/badges.tsx'
 import { FactList } from '../components/facts.tsx'
 import { Loading, Problem } from '../components/problem.tsx'
 import { useRuns } from '../context.ts'
@@ -116,6 +116,8 @@ function facts(entry: RunEntry): [string, string][] {
     ['Git', shortSha(entry.gitSha, entry.gitDirty)],
     ['Labels', labelsText(entry.labels) || '—'],
   ]
-  if (entry.verdict) pairs.push(['Against baseline', `${entry.verdict.verdict} vs ${entry.verdict.baseline}`])
+  if (entry.verdict) {
+    pairs.push(['Against baseline', `${VERDICT_TEXT[entry.verdict.verdict]} vs ${entry.verdict.baseline}`])
+  }
   return pairs
 }

@@ -216,7 +216,7 @@ function RunRow(props: {
             href={withQuery('/compare', { baseline: previous.run, candidate: entry.run })}
             data-testid="run-compare-previous"
           >
-            compare with previous
+            vs previous
           </a>
         ) : null}
       </td>
