@@ -19,8 +19,11 @@ export class LiveFeed {
     this.close = this.client.events({
       event: (event) => this.listeners.forEach((l) => l(event)),
       status: (status) => {
+        // Events sent while the stream was down are lost: after a reconnect, pages ask again as if the folder changed.
+        const missed = status === 'open' && (this.status === 'reconnecting' || this.status === 'closed')
         this.status = status
         this.changes.forEach((l) => l())
+        if (missed) this.listeners.forEach((l) => l({ type: 'runs-changed' }))
       },
       problem: (text) => {
         this.problems = [...this.problems.slice(-4), text]
@@ -56,6 +59,8 @@ export class RunsStore {
   state: RunsState = { runsDir: null, runs: null, error: null }
   private readonly listeners = new Set<Listener>()
   private loading: Promise<void> | null = null
+  /** Asked again while a load was under way: its answer may predate the change, so one more load follows it. */
+  private again = false
   /** Events that arrive while the list loads are applied to it once it is here. */
   private pending: LiveEvent[] = []
 
@@ -67,8 +72,16 @@ export class RunsStore {
   }
 
   load(): Promise<void> {
-    this.loading ??= this.client.runs().then((loaded) => {
+    if (this.loading) {
+      this.again = true
+      return this.loading
+    }
+    this.loading = this.client.runs().then((loaded) => {
       this.loading = null
+      if (this.again) {
+        this.again = false
+        return this.load()
+      }
       if (!loaded.ok) return this.set({ ...this.state, error: loaded.error })
       let runs: readonly RunEntry[] = loaded.data.runs
       for (const event of this.pending) runs = applyLiveEvent(runs, event).runs
@@ -82,6 +95,8 @@ export class RunsStore {
     const runs = this.state.runs
     if (!runs) {
       if (event.type !== 'runs-changed') this.pending.push(event)
+      else if (this.loading) this.again = true
+      else if (this.state.error) void this.load()
       return
     }
     const next = applyLiveEvent(runs, event)

@@ -204,3 +204,38 @@ test('compare: two picked rows open the comparison, older as baseline; a row com
   await act(() => button.click())
   expect(location.pathname + location.search).toBe('/compare?baseline=r-old&candidate=r-new')
 })
+
+test('a progress event after the run ended does not bring it back as running', async () => {
+  stubServer({ '/api/runs': runs([runEntry('r-done')]) })
+  await renderApp()
+  const late = runEntry('r-done', {
+    state: 'live',
+    status: 'running',
+    trials: 3,
+    passed: 1,
+    headline: null,
+    groups: [],
+  })
+  await act(() => FakeEventSource.last().send({ type: 'run-progress', run: late }))
+  expect(document.querySelector('[data-run="r-done"]')!.getAttribute('data-state')).toBe('valid')
+})
+
+test('after the events stream reconnects, the list is asked for again: events sent while it was down are lost', async () => {
+  const server = stubServer({ '/api/runs': runs([runEntry('r-old')]) })
+  await renderApp()
+  const source = FakeEventSource.last()
+  await act(() => source.open())
+  expect(server.asked).toEqual(['/api/runs'])
+  await act(() => {
+    source.readyState = FakeEventSource.CONNECTING
+    source.onerror?.()
+  })
+  expect(document.querySelector('[data-testid="feed-status"]')!.textContent).toBe('live updates reconnecting')
+  server.answers['/api/runs'] = runs([
+    runEntry('r-old'),
+    runEntry('r-missed', { startedAt: '2026-12-02T00:00:00.000Z' }),
+  ])
+  await act(() => source.open())
+  await vi.waitFor(() => expect(runsShown()).toEqual(['r-missed', 'r-old']))
+  expect(server.asked).toEqual(['/api/runs', '/api/runs'])
+})
