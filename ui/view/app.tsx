@@ -47,9 +47,10 @@ export function App({ client, leave = leaveWindow }: AppProps) {
     <Services.Provider value={services}>
       <div ref={root} class="view">
         <Header />
-        <main>
+        {/* The server's page mounts the app in its <main>: one main landmark, not two. */}
+        <div class="view-main">
           <Page route={route} leave={leave} />
-        </main>
+        </div>
       </div>
     </Services.Provider>
   )
