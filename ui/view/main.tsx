@@ -1,5 +1,6 @@
-// Placeholder of the view app until ui/view (another engineer's) lands: the server's tests need an entry to build.
 import { render } from 'preact'
+import { App } from './app.tsx'
+import './view.css'
 
 const root = document.getElementById('app')
-if (root) render(<p data-testid="view-placeholder">agentevalops view</p>, root)
+if (root) render(<App />, root)
