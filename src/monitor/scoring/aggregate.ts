@@ -1,6 +1,9 @@
 import type { AggregatedScore, MonitorEvaluatorSpec } from '../../core/index.ts'
 import type { MonitorScore, ScoreAggregator } from '../contract.ts'
 
+/** What aggregating needs of an evaluator spec. */
+export type AggregatedSpec = Pick<MonitorEvaluatorSpec, 'identifier' | 'displayName' | 'level'>
+
 /** A key of `aggregateScores`' skipped counts that counts for every evaluator (a trace that did not parse). */
 export const ALL_EVALUATORS = '*'
 
@@ -26,7 +29,7 @@ function percentile(sorted: ArrayLike<number>, p: number): number {
  */
 export function aggregateScores(
   scores: readonly MonitorScore[],
-  specs: readonly MonitorEvaluatorSpec[],
+  specs: readonly AggregatedSpec[],
   skipped: ReadonlyMap<string, number>,
 ): AggregatedScore[] {
   const bySpec = new Map<string, MonitorScore[]>()
@@ -58,7 +61,7 @@ export function aggregateScores(
 
 /** One evaluator's aggregate from its sorted values, the passes among them and the targets skipped. */
 function aggregatedOf(
-  spec: MonitorEvaluatorSpec,
+  spec: AggregatedSpec,
   sorted: ArrayLike<number>,
   passed: number,
   skippedCount: number,
@@ -111,7 +114,7 @@ class EvaluatorTally {
  * skip), so a window's memory holds 8 bytes a score instead of the scores. Its result equals aggregateScores' over
  * the same scores (median and p90 are exact: the values are sorted at the end).
  */
-export function createScoreAggregator(specs: readonly MonitorEvaluatorSpec[]): ScoreAggregator {
+export function createScoreAggregator(specs: readonly AggregatedSpec[]): ScoreAggregator {
   const key = (name: string, level: string) => `${name}\0${level}`
   const tallies = new Map<string, EvaluatorTally>()
   return {
