@@ -60,14 +60,31 @@ export interface ScoredTrace {
 /** Turns one production trace into scores; the same engine path as a re-scored trial. */
 export type TraceScorer = (trace: FullTrace, signal: AbortSignal) => Promise<ScoredTrace>
 
-/** What one publish sends: the window's scores and their aggregates, with what each sink needs beyond the seed's. */
+/**
+ * What one publish sends: the window's scores and their aggregates, with what each sink needs beyond the seed's.
+ * The scores are not held in memory: each call of `scores()` reads them afresh (from the window's spill file, in
+ * the order they were scored), so a sink streams them and a retry starts again from the first.
+ */
 export interface MonitorScoreBatch {
   monitorId: string
   runId: string
   monitorName: string
   window: { start: string; end: string }
-  scores: MonitorScore[]
+  /** A new pass over the scores; throws (while iterating) when the spill cannot be read back. */
+  scores(): AsyncIterable<MonitorScore>
+  /** How many `scores()` yields. */
+  count: number
   aggregated: AggregatedScore[]
+}
+
+/**
+ * Folds a window's scores, one at a time as they arrive, into the window's aggregates: it keeps numbers (a value
+ * per score, counts), never the scores.
+ */
+export interface ScoreAggregator {
+  add(score: MonitorScore): void
+  /** The aggregates of what was added, with the traces skipped before scoring (per evaluator identifier). */
+  result(skipped: ReadonlyMap<string, number>): AggregatedScore[]
 }
 
 /** Where scores go: the seed's publisher API, Langfuse, OTLP log events. */

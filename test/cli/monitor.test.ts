@@ -194,7 +194,7 @@ describe('agentevalops monitor: a window', () => {
     const { parts } = testParts({ traces: traces(6), publisher: failing })
     const result = await monitor(parts, seedFlags({ '--output': dir, '--ledger': ledger }))
     expect(result.code).toBe(1)
-    const file = join(dir, 'run-1.unpublished.json')
+    const file = join(dir, 'run-1.unpublished.jsonl')
     expect(result.stderr).toContain(
       'agentevalops monitor: in-test publisher: publisher http://127.0.0.1:1/publisher: 500 after 3 tries',
     )
@@ -217,7 +217,7 @@ describe('agentevalops monitor: a window', () => {
     expect(sent.code).toBe(0)
     expect(later.batches).toHaveLength(1)
     expect(later.batches[0]).toMatchObject({ monitorId: 'mon-1', runId: 'run-1' })
-    expect((later.batches[0] as { scores: unknown[] }).scores).toHaveLength(6)
+    expect(later.batches[0]!.scores).toHaveLength(6)
     expect((await readFile(ledger, 'utf8')).trim().split('\n')).toHaveLength(6)
 
     // With the ledger filled, a rerun of the window scores nothing again.

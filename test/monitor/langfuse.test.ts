@@ -8,6 +8,7 @@ import {
   type MonitorScoreBatch,
   type SourcedTrace,
 } from '../../src/monitor/index.ts'
+import { streamedBatch } from './support/batch.ts'
 import { startLangfuseFake, type FakeTrace, type LangfuseFake } from './langfuse-fake.ts'
 
 let fake: LangfuseFake | undefined
@@ -208,14 +209,14 @@ function score(traceId: string, level: 'trace' | 'llm', value: number | null, sp
 }
 
 function batchOf(scores: MonitorScore[]): MonitorScoreBatch {
-  return {
+  return streamedBatch({
     monitorId: 'mon-1',
     runId: 'run-1',
     monitorName: 'support-nightly',
     window: { start: WINDOW.start.toISOString(), end: WINDOW.end.toISOString() },
     scores,
     aggregated: [],
-  }
+  })
 }
 
 describe('createLangfusePublisher', () => {

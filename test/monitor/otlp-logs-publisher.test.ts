@@ -6,6 +6,7 @@ import {
   type MonitorScore,
   type MonitorScoreBatch,
 } from '../../src/monitor/index.ts'
+import { streamedBatch } from './support/batch.ts'
 import { startOtlpReceiver, type OtlpReceiver } from '../observability/otlp-receiver.ts'
 
 let receiver: OtlpReceiver | undefined
@@ -51,14 +52,14 @@ const SCORES: MonitorScore[] = [
   }),
 ]
 
-const BATCH: MonitorScoreBatch = {
+const BATCH: MonitorScoreBatch = streamedBatch({
   monitorId: 'mon-7',
   runId: 'run-42',
   monitorName: 'nightly',
   window: { start: '2026-03-01T00:00:00Z', end: '2026-03-01T01:00:00Z' },
   scores: SCORES,
   aggregated: [],
-}
+})
 
 interface JsonLogRecord {
   eventName?: string

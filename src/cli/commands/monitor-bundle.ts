@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { derivedRunFiles } from '../../../reporters/derived-files.ts'
 import { invalidTraces, sortFolded, writeSortedParts } from '../../../reporters/fold-seal.ts'
 import { GrowingFiles } from '../../../reporters/growing-files.ts'
-import { RunFold, type SlimTrial } from '../../../reporters/run-fold.ts'
+import { FOLD_DIR, RunFold, type SlimTrial } from '../../../reporters/run-fold.ts'
 import { runTargets, sealBundle } from '../../bundles/index.ts'
 import {
   BUNDLE_FORMAT_VERSION,
@@ -39,9 +39,11 @@ export interface MonitorBundleOptions {
  */
 export function monitorBundleWriter(
   o: MonitorBundleOptions,
-): WindowBundleWriter & { runId: string; traceStore: TraceStore } {
+): WindowBundleWriter & { runId: string; traceStore: TraceStore; spillDir: string } {
   const runId = freeRunId(o.runsDir, o.runId)
-  // Beside the bundles, a dot folder (skipped by merge and prune), removed once the bundle is written.
+  // Beside the bundles, a dot folder (skipped by merge and prune). The window spills its scores here too, and
+  // streams them to the sinks after the seal: the bundle's parts are removed once it is written, the folder by the
+  // command once the window is over.
   const spill = join(o.runsDir, `.monitor-${runId}`)
   const traceStore = new JsonlTraceStore(join(spill, 'traces'), { commitDelayMs: 0 })
   let opened: Promise<{ fold: RunFold; growing: GrowingFiles }> | undefined
@@ -50,9 +52,14 @@ export function monitorBundleWriter(
       const growing = await GrowingFiles.open(o.startedAt)
       return { fold: await RunFold.open(spill, runId, growing.parts), growing }
     })())
+  const removeParts = async () => {
+    await rm(traceStore.root, { recursive: true, force: true })
+    await rm(join(spill, FOLD_DIR), { recursive: true, force: true })
+  }
   return {
     runId,
     traceStore,
+    spillDir: spill,
     add: async (scored: ScoredTrace) => {
       const { fold } = await open()
       await fold.add(scored.record, scored.events)
@@ -61,7 +68,7 @@ export function monitorBundleWriter(
     },
     discard: async () => {
       if (opened) await (await opened).fold.close()
-      await rm(spill, { recursive: true, force: true })
+      await removeParts()
     },
     seal: async (info: MonitorRunInfo) => {
       const { fold, growing } = await open()
@@ -69,7 +76,7 @@ export function monitorBundleWriter(
         return await sealWindow(o, runId, info, fold, growing)
       } finally {
         await fold.close()
-        await rm(spill, { recursive: true, force: true })
+        await removeParts()
       }
     },
   }

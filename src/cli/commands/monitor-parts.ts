@@ -1,5 +1,5 @@
-import type { AggregatedScore, MonitorLevel, TraceStore } from '../../core/index.ts'
-import type { MonitorScore, MonitorTraceSource, ScorePublisher, TraceScorer } from '../../monitor/index.ts'
+import type { MonitorLevel, TraceStore } from '../../core/index.ts'
+import type { MonitorTraceSource, ScoreAggregator, ScorePublisher, TraceScorer } from '../../monitor/index.ts'
 
 /** What the job needs of an evaluator spec (the score part's MonitorEvaluatorSpec has more). */
 export interface EvaluatorSpecLike {
@@ -27,11 +27,8 @@ export interface MonitorParts<Spec extends EvaluatorSpecLike = EvaluatorSpecLike
     traceStore: TraceStore
     judge?: { baseURL?: string; apiKey?: string; provider?: 'anthropic' | 'openai' }
   }): TraceScorer
-  aggregateScores(
-    scores: MonitorScore[],
-    specs: Spec[],
-    skipped: ReadonlyMap<string, number>,
-  ): AggregatedScore[]
+  /** Folds a window's scores into its aggregates as they arrive (see ScoreAggregator). */
+  createScoreAggregator(specs: Spec[]): ScoreAggregator
   idpTokenProviderFromEnv(env: NodeJS.ProcessEnv): TokenSource | null
   createAmpTraceSource(options: {
     endpoint: string

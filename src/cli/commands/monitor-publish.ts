@@ -85,7 +85,7 @@ export function monitorPublishCommand<Spec extends EvaluatorSpecLike>(
 ): Command {
   const command: Command = {
     name: 'monitor publish',
-    summary: 'Send the scores a monitor run could not publish (its <run-id>.unpublished.json)',
+    summary: 'Send the scores a monitor run could not publish (its <run-id>.unpublished.jsonl)',
     usage: '--from-file <file> [sink options]',
     async run(args, io) {
       const { values, positionals } = parseCommandArgs(args, {
@@ -113,9 +113,7 @@ export function monitorPublishCommand<Spec extends EvaluatorSpecLike>(
       for (const sink of sinks) {
         try {
           await sink.publish(batch, new AbortController().signal)
-          io.out(
-            terminalText(`sent ${batch.scores.length} score(s) of run ${batch.runId} to ${sink.description}`),
-          )
+          io.out(terminalText(`sent ${batch.count} score(s) of run ${batch.runId} to ${sink.description}`))
         } catch (e) {
           failures.push(`${sink.description}: ${errorMessage(e)}`)
         }
@@ -134,7 +132,7 @@ export function monitorPublishCommand<Spec extends EvaluatorSpecLike>(
           { monitorId: batch.monitorId, evaluatorsKey: file.evaluatorsKey },
           warn,
         )
-        await ledger.record(file.traceIds, batch.runId)
+        await ledger.record(file.traceIds(), batch.runId)
       }
       io.out(terminalText(`published; ${flags.file} may be deleted (sending it again creates no duplicate)`))
       return 0
@@ -152,7 +150,7 @@ function checkPublishFlags(values: PublishValues): SinkFlags & { file: string } 
   if (file === undefined || file === '')
     throw new AgentEvalOpsError(
       'USAGE',
-      '--from-file is required (the .unpublished.json file a monitor run wrote)',
+      '--from-file is required (the .unpublished.jsonl file a monitor run wrote)',
     )
   if (values['no-publish'] === true)
     throw new AgentEvalOpsError('USAGE', '--no-publish: monitor publish exists to publish; drop it')
@@ -185,7 +183,7 @@ function help(command: Command): string {
         'ids are stable, so sending a batch twice creates nothing twice where the sink keeps ids.',
     ],
     options: [
-      ['--from-file <file>', 'The <run-id>.unpublished.json file (required)'],
+      ['--from-file <file>', 'The <run-id>.unpublished.jsonl file (required)'],
       ['--publisher-endpoint <url>', "The seed's publisher (IDP_* credentials from the environment)"],
       ['--langfuse-endpoint <url>', 'A Langfuse server, with --langfuse-publish'],
       ['--langfuse-publish', 'Send to --langfuse-endpoint'],

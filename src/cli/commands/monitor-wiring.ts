@@ -1,12 +1,12 @@
 import { parseMonitorEvaluators } from '../../evaluators/index.ts'
 import {
-  aggregateScores,
   createAmpPublisher,
   createAmpTraceSource,
   createLangfusePublisher,
   createLangfuseSource,
   createOtlpFileSource,
   createOtlpLogsPublisher,
+  createScoreAggregator,
   createTraceScorer,
   idpTokenProviderFromEnv,
 } from '../../monitor/index.ts'
@@ -17,7 +17,7 @@ import type { MonitorParts } from './monitor-parts.ts'
 export const monitorParts: MonitorParts<MonitorEvaluatorSpec> = {
   parseMonitorEvaluators,
   createTraceScorer,
-  aggregateScores,
+  createScoreAggregator,
   idpTokenProviderFromEnv,
   createAmpTraceSource,
   createAmpPublisher,

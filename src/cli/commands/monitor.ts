@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import {
   AgentEvalOpsError,
@@ -335,7 +335,8 @@ async function runWindow<Spec extends EvaluatorSpecLike>(
       levels,
       source,
       scorer,
-      aggregate: (scores, skipped) => parts.aggregateScores(scores, specs, skipped),
+      aggregator: parts.createScoreAggregator(specs),
+      spillDir: bundle.spillDir,
       identifiers: specs.map((s) => s.identifier),
       samplingRate: flags.samplingRate,
       settleMs: flags.settleMs,
@@ -354,6 +355,8 @@ async function runWindow<Spec extends EvaluatorSpecLike>(
     signals.off('SIGTERM', onSignal)
     signals.off('SIGINT', onSignal)
     clearTimeout(graceTimer)
+    // The window's staging folder: whatever it held is in the bundle, sent, or in the unpublished file by now.
+    await rm(bundle.spillDir, { recursive: true, force: true })
   }
   return report(result, flags, source, io)
 }
@@ -444,7 +447,7 @@ function help(command: Command): string {
         'scores to every sink. See docs/monitor.md.',
       'SIGTERM: no further page is fetched, what is in flight finishes (cancelled after --grace), what was\n' +
         'scored is published, exit 0 with the count of what was left out. A sink that fails after its retries\n' +
-        'leaves the batch in <output>/<run-id>.unpublished.json (exit 1): send it later with\n' +
+        'leaves the batch in <output>/<run-id>.unpublished.jsonl (exit 1): send it later with\n' +
         'agentevalops monitor publish --from-file <file> and the sink flags.',
       'Credentials come from the environment only: IDP_TOKEN_URL, IDP_CLIENT_ID, IDP_CLIENT_SECRET (traces API\n' +
         'and publisher), LANGFUSE_PUBLIC_KEY, LANGFUSE_SECRET_KEY, LLM_API_BASE, LLM_API_KEY (judges).',

@@ -34,6 +34,11 @@ export interface RetriedRequest {
    * (a token revoked or rotated before its expiry). A second 401 is the caller's to report.
    */
   reauthorize?: () => boolean
+  /**
+   * A streamed body's own failure, once it had one (its source could not be read, a score did not fit): a failed
+   * attempt with one is that failure, thrown as it is and never retried, as sending it again would fail alike.
+   */
+  bodyFailure?: () => Error | null
 }
 
 /**
@@ -91,6 +96,8 @@ export async function fetchWithRetry(
       retryAfterMs = parseRetryAfter(response.headers)
     } catch (e) {
       if (signal.aborted) throw aborted(what, signal.reason)
+      const own = request.bodyFailure?.()
+      if (own) throw own
       failure = networkError(e, timeoutMs)
     }
     if (attempt >= attempts) {

@@ -4,7 +4,12 @@ export {
   AMP_TRACE_PAGE_SIZE_MAX,
   type AmpTraceSourceOptions,
 } from './trace-source.ts'
-export { createAmpPublisher, toScoresPayload, type AmpPublisherOptions } from './publisher.ts'
+export {
+  createAmpPublisher,
+  scoresPayloadText,
+  PUBLISH_BODY_CHUNK_BYTES,
+  type AmpPublisherOptions,
+} from './publisher.ts'
 export {
   idpTokenProviderFromEnv,
   createIdpTokenProvider,

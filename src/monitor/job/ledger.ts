@@ -16,7 +16,7 @@ export interface ScoredTraceLedger {
   has(traceId: string): boolean
   readonly size: number
   /** Appends the traces of a run whose scores reached every sink (fsynced before it returns). */
-  record(traceIds: readonly string[], runId: string): Promise<void>
+  record(traceIds: Iterable<string> | AsyncIterable<string>, runId: string): Promise<void>
 }
 
 export interface LedgerKey {
@@ -39,7 +39,8 @@ export async function openLedger(
       return scored.size
     },
     async record(traceIds, runId) {
-      const fresh = traceIds.filter((id) => !scored.has(id))
+      const fresh: string[] = []
+      for await (const id of traceIds) if (!scored.has(id)) fresh.push(id)
       if (fresh.length === 0) return
       const at = new Date().toISOString()
       const text = fresh

@@ -1,21 +1,17 @@
-import {
-  errorMessage,
-  type AggregatedScore,
-  type FullTrace,
-  type MonitorCounts,
-  type MonitorRunInfo,
-} from '../../core/index.ts'
+import { join } from 'node:path'
+import { errorMessage, type FullTrace, type MonitorCounts, type MonitorRunInfo } from '../../core/index.ts'
 import type {
-  MonitorScore,
   MonitorScoreBatch,
   MonitorTraceSource,
   MonitorWindow,
+  ScoreAggregator,
   ScoredTrace,
   ScorePublisher,
   TraceScorer,
 } from '../contract.ts'
 import type { ScoredTraceLedger } from './ledger.ts'
 import { sampledIn } from './sampling.ts'
+import { openScoreSpill, type ScoreSpill } from './score-spill.ts'
 import { writeUnpublished } from './unpublished.ts'
 
 /** Traces scored at once when the caller names no number: judges are network-bound, deterministic scorers cheap. */
@@ -44,8 +40,16 @@ export interface MonitorWindowOptions {
   levels: MonitorRunInfo['levels']
   source: MonitorTraceSource
   scorer: TraceScorer
-  /** The window's aggregates from its scores and, per evaluator identifier, the traces skipped before scoring. */
-  aggregate: (scores: MonitorScore[], skipped: ReadonlyMap<string, number>) => AggregatedScore[]
+  /**
+   * Folds each score as it arrives; its result, given the traces skipped before scoring per evaluator identifier,
+   * is the window's aggregates.
+   */
+  aggregator: ScoreAggregator
+  /**
+   * The window's staging folder (the bundle's, when there is one): its scores are spilled to `scores.jsonl` there
+   * as traces are scored, and streamed from it to every sink; the file is removed when the window ends.
+   */
+  spillDir: string
   /** Every evaluator's identifier: a trace that could not be scored counts as skipped for each. */
   identifiers: readonly string[]
   /** 0..1; a trace is in the sample when its id's sha256 point is below it. */
@@ -62,7 +66,7 @@ export interface MonitorWindowOptions {
   bundle?: WindowBundleWriter | null | undefined
   /** Empty with --no-publish. */
   publishers: readonly ScorePublisher[]
-  /** Where a batch no sink took is written (`<runId>.unpublished.json`). */
+  /** Where a batch no sink took is written (`<runId>.unpublished.jsonl`). */
   unpublishedDir: string
   /** Stop: no further page is fetched and no further trace started; what is in flight may finish (SIGTERM). */
   stop: AbortSignal
@@ -113,22 +117,36 @@ function zeroCounts(): MonitorCounts {
 /**
  * One window of monitor mode: the source's pages → deterministic sampling → ledger → settle lag → caps → the
  * scorer (bounded concurrency) → the window's scores folded (traces are not kept: each trace leaves memory with its
- * page, its events go to the bundle writer) → bundle → every sink → ledger. Nothing produced is lost: a sink or the
- * source failing leaves the scored batch on disk for `agentevalops monitor publish --from-file`.
+ * page, its scores are appended to the spill file and reduced to the aggregator's numbers, its events go to the
+ * bundle writer) → bundle → every sink (streaming the spill) → ledger. Memory is bounded by the page size and the
+ * scoring concurrency, not by the window. Nothing produced is lost: a sink or the source failing leaves the scored
+ * batch on disk for `agentevalops monitor publish --from-file`.
  */
 export async function runMonitorWindow(o: MonitorWindowOptions): Promise<MonitorWindowResult> {
+  const spill = await openScoreSpill(join(o.spillDir, SPILL_FILE))
+  try {
+    return await scoreWindow(o, spill)
+  } finally {
+    await spill.remove()
+  }
+}
+
+/** The window's spill file, in its staging folder. */
+export const SPILL_FILE = 'scores.jsonl'
+
+async function scoreWindow(o: MonitorWindowOptions, spill: ScoreSpill): Promise<MonitorWindowResult> {
   const now = o.now ?? (() => new Date())
   const concurrency = Math.max(1, o.concurrency ?? DEFAULT_MONITOR_CONCURRENCY)
   const counts = zeroCounts()
-  const scores: MonitorScore[] = []
   const skipped = new Map<string, number>()
-  const scoredTraceIds: string[] = []
   const problems: string[] = []
   let stoppedBy: MonitorRunInfo['stoppedBy'] = null
   let costUsd = 0
   let started = 0
   let skipLines = 0
   let bundleFailure: unknown = null
+  // Set by the append chain; a holder, so the check after the loop is not narrowed away.
+  const spilled: { failure: Error | null } = { failure: null }
   let bundleAdded = false
   let bundleChain: Promise<void> = Promise.resolve()
   const settledBefore = now().getTime() - o.settleMs
@@ -151,14 +169,20 @@ export async function runMonitorWindow(o: MonitorWindowOptions): Promise<Monitor
   /** Resolves once the trace is in the bundle writer: a scoring slot is held until then (see scoreOne). */
   const keep = (scored: ScoredTrace): Promise<void> => {
     counts.scored++
-    scoredTraceIds.push(scored.traceId)
     for (const score of scored.scores) {
-      scores.push(score)
+      o.aggregator.add(score)
       costUsd += score.costUsd
     }
+    // One append and one add at a time, in the order traces finished.
+    bundleChain = bundleChain.then(() =>
+      spill.append(scored.traceId, scored.scores).catch((e: unknown) => {
+        // Scores that cannot be kept cannot be published: no further trace is scored.
+        spilled.failure ??= e instanceof Error ? e : new Error(errorMessage(e))
+        fetching.abort()
+      }),
+    )
     if (o.bundle && bundleFailure === null) {
       bundleAdded = true
-      // One add at a time, in the order traces finished.
       bundleChain = bundleChain.then(() =>
         o.bundle!.add(scored).catch((e: unknown) => {
           bundleFailure = e
@@ -214,7 +238,7 @@ export async function runMonitorWindow(o: MonitorWindowOptions): Promise<Monitor
         else if (Date.parse(trace.endTime) > settledBefore) counts.unsettled++
         else {
           while (inFlight.size >= concurrency) await Promise.race(inFlight)
-          if (stoppedBy !== null || capReached()) {
+          if (stoppedBy !== null || spilled.failure !== null || capReached()) {
             notStarted()
             continue
           }
@@ -223,7 +247,7 @@ export async function runMonitorWindow(o: MonitorWindowOptions): Promise<Monitor
           inFlight.add(scoring)
         }
       }
-      if (stoppedBy !== null) break pages
+      if (stoppedBy !== null || spilled.failure !== null) break pages
     }
   } catch (e) {
     // A source told to stop may end its fetch with an abort: that is the stop, not a failure.
@@ -233,6 +257,10 @@ export async function runMonitorWindow(o: MonitorWindowOptions): Promise<Monitor
   }
   await Promise.all(inFlight)
   await bundleChain
+  if (spilled.failure !== null) {
+    await o.bundle?.discard()
+    throw spilled.failure
+  }
 
   const info: MonitorRunInfo = {
     monitorName: o.monitorName,
@@ -247,7 +275,7 @@ export async function runMonitorWindow(o: MonitorWindowOptions): Promise<Monitor
     status,
     counts,
     stoppedBy,
-    scores: scores.length,
+    scores: spill.count,
     bundleDir: null,
     unpublishedFile: null,
     problems,
@@ -281,14 +309,16 @@ export async function runMonitorWindow(o: MonitorWindowOptions): Promise<Monitor
     runId: o.runId,
     monitorName: o.monitorName,
     window: info.window,
-    scores,
-    aggregated: o.aggregate(scores, skipped),
+    scores: () => spill.scores(),
+    count: spill.count,
+    aggregated: o.aggregator.result(skipped),
   }
   const keepOnDisk = (failures: { sink: string; error: string }[]) =>
     writeUnpublished(o.unpublishedDir, {
       batch,
       failures,
-      traceIds: scoredTraceIds,
+      spillPath: spill.path,
+      traces: spill.traces,
       evaluatorsKey: o.evaluatorsKey,
     })
 
@@ -315,6 +345,6 @@ export async function runMonitorWindow(o: MonitorWindowOptions): Promise<Monitor
     return result('publish-failed', { bundleDir, unpublishedFile: file })
   }
   // Published (or, with no sink, bundled): a rerun must not score these traces again.
-  if (o.publishers.length > 0 || bundleFailure === null) await o.ledger?.record(scoredTraceIds, o.runId)
+  if (o.publishers.length > 0 || bundleFailure === null) await o.ledger?.record(spill.traceIds(), o.runId)
   return result(bundleFailure === null ? 'published' : 'bundle-failed', { bundleDir })
 }

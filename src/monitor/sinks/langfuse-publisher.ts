@@ -1,4 +1,3 @@
-import pLimit from 'p-limit'
 import { AgentEvalOpsError, LangfuseCreateScore, LangfuseCreateScoreResponse } from '../../core/index.ts'
 import type { MonitorScore, MonitorScoreBatch, ScorePublisher } from '../contract.ts'
 import { createLangfuseClient, jsonBody, type LangfuseOptions } from '../sources/langfuse-client.ts'
@@ -18,37 +17,45 @@ export function createLangfusePublisher(options: LangfuseOptions): ScorePublishe
   return {
     description: `Langfuse scores ${client.endpoint}`,
     async publish(batch, signal) {
-      const bodies = batch.scores.flatMap((score) => {
-        const body = langfuseScoreOf(score, batch)
-        return body === null ? [] : [body]
-      })
-      const limit = pLimit(LANGFUSE_PUBLISH_CONCURRENCY)
+      const what = `Langfuse POST ${client.endpoint}/api/public/scores`
+      const inFlight = new Set<Promise<void>>()
       let sent = 0
-      await Promise.all(
-        bodies.map((body) =>
-          limit(async () => {
-            if (signal.aborted) throw new AgentEvalOpsError('RUN_ABORTED', 'Langfuse publish aborted')
-            const what = `Langfuse POST ${client.endpoint}/api/public/scores`
-            const response = await client.request('POST', '/scores', signal, body).catch((e: unknown) => {
-              limit.clearQueue()
-              throw e instanceof AgentEvalOpsError
-                ? new AgentEvalOpsError(
-                    e.code,
-                    `${e.message} (${sent} of ${bodies.length} scores sent; sending again is safe, each score keeps its id)`,
-                    { cause: e },
-                  )
-                : e
+      let failure: { error: unknown } | null = null
+      const send = async (body: LangfuseCreateScore) => {
+        try {
+          const response = await client.request('POST', '/scores', signal, body)
+          const answer = LangfuseCreateScoreResponse.safeParse(jsonBody(response, what))
+          if (!answer.success) {
+            throw new AgentEvalOpsError('INFRA_FAILURE', `${what} did not answer with the score's id`, {
+              hint: 'check the endpoint is a Langfuse server',
             })
-            const answer = LangfuseCreateScoreResponse.safeParse(jsonBody(response, what))
-            if (!answer.success) {
-              throw new AgentEvalOpsError('INFRA_FAILURE', `${what} did not answer with the score's id`, {
-                hint: 'check the endpoint is a Langfuse server',
-              })
-            }
-            sent++
-          }),
-        ),
-      )
+          }
+          sent++
+        } catch (e) {
+          failure ??= { error: e }
+        }
+      }
+      // The batch's scores are streamed from its spill: a few requests in flight, no score held beyond its own.
+      for await (const score of batch.scores()) {
+        if (failure !== null) break
+        if (signal.aborted) throw new AgentEvalOpsError('RUN_ABORTED', 'Langfuse publish aborted')
+        const body = langfuseScoreOf(score, batch)
+        if (body === null) continue
+        while (inFlight.size >= LANGFUSE_PUBLISH_CONCURRENCY) await Promise.race(inFlight)
+        if (failure !== null) break
+        const request: Promise<void> = send(body).finally(() => inFlight.delete(request))
+        inFlight.add(request)
+      }
+      await Promise.all(inFlight)
+      if (failure === null) return
+      const e = (failure as { error: unknown }).error
+      throw e instanceof AgentEvalOpsError
+        ? new AgentEvalOpsError(
+            e.code,
+            `${e.message} (${sent} of ${batch.count} scores sent, skipped ones never are; sending again is safe, each score keeps its id)`,
+            { cause: e },
+          )
+        : e
     },
   }
 }

@@ -90,36 +90,44 @@ async function publishLogs(
     ],
   })
   const logger = provider.getLogger('agentevalops', sdkVersion())
+  // The scores are streamed from the batch's spill; a flush every OTLP_LOGS_CHUNK records bounds what is queued.
+  const flush = async (sent: number) => {
+    await provider.forceFlush()
+    if (failures.length > 0) {
+      throw new AgentEvalOpsError(
+        'INFRA_FAILURE',
+        `OTLP logs export to ${url} failed: ${failures[0]} (${sent} of ${batch.count} scores sent before)`,
+        {
+          hint: 'check the collector is up and accepts OTLP/HTTP logs; sending again is safe, each score keeps its id',
+        },
+      )
+    }
+  }
   try {
-    for (let at = 0; at < batch.scores.length; at += OTLP_LOGS_CHUNK) {
+    let emitted = 0
+    let flushed = 0
+    for await (const score of batch.scores()) {
       if (signal.aborted) throw new AgentEvalOpsError('RUN_ABORTED', `OTLP logs export to ${url} aborted`)
-      for (const score of batch.scores.slice(at, at + OTLP_LOGS_CHUNK)) {
-        const parent = parentOf(score)
-        logger.emit({
-          eventName: EVENT_GEN_AI_EVALUATION_RESULT,
-          timestamp: new Date(),
-          attributes: evaluationAttributes(score, batch),
-          ...(parent
-            ? {
-                context: api.trace.setSpanContext(api.ROOT_CONTEXT, {
-                  ...parent,
-                  traceFlags: api.TraceFlags.SAMPLED,
-                }),
-              }
-            : {}),
-        })
-      }
-      await provider.forceFlush()
-      if (failures.length > 0) {
-        throw new AgentEvalOpsError(
-          'INFRA_FAILURE',
-          `OTLP logs export to ${url} failed: ${failures[0]} (${at} of ${batch.scores.length} scores sent before)`,
-          {
-            hint: 'check the collector is up and accepts OTLP/HTTP logs; sending again is safe, each score keeps its id',
-          },
-        )
+      const parent = parentOf(score)
+      logger.emit({
+        eventName: EVENT_GEN_AI_EVALUATION_RESULT,
+        timestamp: new Date(),
+        attributes: evaluationAttributes(score, batch),
+        ...(parent
+          ? {
+              context: api.trace.setSpanContext(api.ROOT_CONTEXT, {
+                ...parent,
+                traceFlags: api.TraceFlags.SAMPLED,
+              }),
+            }
+          : {}),
+      })
+      if (++emitted - flushed === OTLP_LOGS_CHUNK) {
+        await flush(flushed)
+        flushed = emitted
       }
     }
+    if (emitted > flushed) await flush(flushed)
   } finally {
     await provider.shutdown().catch(() => undefined)
   }

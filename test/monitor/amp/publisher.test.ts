@@ -1,8 +1,9 @@
 import { createServer } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { isAgentEvalOpsError } from '../../../src/core/index.ts'
-import type { MonitorScore, MonitorScoreBatch } from '../../../src/monitor/contract.ts'
-import { createAmpPublisher, toScoresPayload, type TokenProvider } from '../../../src/monitor/index.ts'
+import type { MonitorScore } from '../../../src/monitor/contract.ts'
+import { createAmpPublisher, scoresPayloadText, type TokenProvider } from '../../../src/monitor/index.ts'
+import { collect, streamedBatch, type HeldBatch } from '../support/batch.ts'
 import { traceId } from './full-traces.ts'
 import { recordingSleep, startFakeHttp, type FakeHttp, type Reply } from './fake-http.ts'
 
@@ -28,7 +29,7 @@ function score(over: Partial<MonitorScore['individual']>, identifier = 'tool-use
 }
 
 /** A window's scores at the three levels, judged and skipped. */
-function batch(): MonitorScoreBatch {
+function batch(): HeldBatch {
   return {
     monitorId: 'mon 7/a',
     runId: 'run-2026-03-04T10',
@@ -180,7 +181,7 @@ function seedShapeProblems(payload: unknown): string[] {
 describe('createAmpPublisher (the seed publisher API)', () => {
   it('POSTs the payload in the seed shape, field by field, to the monitor run with the bearer token', async () => {
     const { server, publisher } = await publisherAt(() => ({ status: 200, body: { message: 'ok' } }))
-    await publisher.publish(batch(), NEVER)
+    await publisher.publish(streamedBatch(batch()), NEVER)
 
     expect(server.requests).toHaveLength(1)
     const request = server.requests[0]
@@ -201,10 +202,10 @@ describe('createAmpPublisher (the seed publisher API)', () => {
     )
   })
 
-  it('the field-by-field check catches a payload that strays from the seed shape', () => {
-    const good = toScoresPayload(batch())
+  it('the field-by-field check catches a payload that strays from the seed shape', async () => {
+    const good: unknown = JSON.parse((await collect(scoresPayloadText(streamedBatch(batch())))).join(''))
     expect(seedShapeProblems(good)).toEqual([])
-    const strays = structuredClone(good) as unknown as { individualScores: Record<string, unknown>[] }
+    const strays = structuredClone(good) as { individualScores: Record<string, unknown>[] }
     strays.individualScores[0] = { ...strays.individualScores[0], displayName: 'Tool use', skipReason: 'x' }
     expect(seedShapeProblems(strays)).toEqual([
       'individualScores[0].displayName is not a field of the seed',
@@ -218,7 +219,7 @@ describe('createAmpPublisher (the seed publisher API)', () => {
         ? { status: 429, body: { error: 'slow down' }, headers: { 'retry-after': '7' } }
         : { status: 200 },
     )
-    await publisher.publish(batch(), NEVER)
+    await publisher.publish(streamedBatch(batch()), NEVER)
     expect(server.requests).toHaveLength(2)
     expect(waits).toEqual([7_000])
     expect(server.requests[1]?.body).toBe(server.requests[0]?.body)
@@ -229,7 +230,7 @@ describe('createAmpPublisher (the seed publisher API)', () => {
       status: 500,
       body: 'db down; token publisher-token-42',
     }))
-    const error = await publisher.publish(batch(), NEVER).catch((e: unknown) => e)
+    const error = await publisher.publish(streamedBatch(batch()), NEVER).catch((e: unknown) => e)
     expect(isAgentEvalOpsError(error, 'INFRA_FAILURE')).toBe(true)
     expect((error as Error).message).toContain(`${server.url}/internal/api/v1/publisher/monitors/`)
     expect((error as Error).message).toContain('3 attempt(s): HTTP 500')
@@ -243,7 +244,7 @@ describe('createAmpPublisher (the seed publisher API)', () => {
       status: 400,
       body: { error: 'aggregatedScores[0].level: unknown level', request: 'Bearer publisher-token-42' },
     }))
-    const error = await publisher.publish(batch(), NEVER).catch((e: unknown) => e)
+    const error = await publisher.publish(streamedBatch(batch()), NEVER).catch((e: unknown) => e)
     expect(isAgentEvalOpsError(error, 'INFRA_FAILURE')).toBe(true)
     expect((error as Error).message).toContain('refused the scores (HTTP 400')
     expect((error as Error).message).toContain('unknown level')
@@ -262,7 +263,7 @@ describe('createAmpPublisher (the seed publisher API)', () => {
       tokens: null,
       retry: { sleep },
     })
-    const error = await publisher.publish(batch(), NEVER).catch((e: unknown) => e)
+    const error = await publisher.publish(streamedBatch(batch()), NEVER).catch((e: unknown) => e)
     expect(isAgentEvalOpsError(error, 'INFRA_FAILURE')).toBe(true)
     expect((error as Error).message).toContain(
       `http://127.0.0.1:${port}/api/v1/publisher/monitors/m/runs/r/scores`,
@@ -275,13 +276,13 @@ describe('createAmpPublisher (the seed publisher API)', () => {
     const { server, publisher } = await publisherAt(() => ({ status: 200 }))
     const outOfRange = batch()
     outOfRange.scores[2] = score({ level: 'agent', score: 1.5, spanContext: { spanId: 's' } })
-    const error = await publisher.publish(outOfRange, NEVER).catch((e: unknown) => e)
+    const error = await publisher.publish(streamedBatch(outOfRange), NEVER).catch((e: unknown) => e)
     expect(isAgentEvalOpsError(error, 'INFRA_FAILURE')).toBe(true)
     expect((error as Error).message).toContain('individualScores[2].score')
 
     const both = batch()
     both.scores[0] = score({ score: 1, skipReason: 'no tools' })
-    expect(() => toScoresPayload(both)).toThrow(/individualScores\[0\]/)
+    await expect(publisher.publish(streamedBatch(both), NEVER)).rejects.toThrow(/individualScores\[0\]/)
     expect(server.requests).toHaveLength(0)
   })
 
@@ -300,7 +301,7 @@ describe('createAmpPublisher (the seed publisher API)', () => {
         },
       },
     })
-    const error = await publisher.publish(batch(), stop.signal).catch((e: unknown) => e)
+    const error = await publisher.publish(streamedBatch(batch()), stop.signal).catch((e: unknown) => e)
     expect(isAgentEvalOpsError(error, 'RUN_ABORTED')).toBe(true)
     expect(server.requests).toHaveLength(1)
   })

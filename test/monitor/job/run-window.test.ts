@@ -4,9 +4,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { UnpublishedBatchFile } from '../../../src/core/index.ts'
 import {
   openLedger,
+  readUnpublished,
   runMonitorWindow,
   sampledIn,
   type MonitorTraceSource,
@@ -14,6 +14,7 @@ import {
   type ScorePublisher,
   type TraceScorer,
 } from '../../../src/monitor/index.ts'
+import { collect, heldAggregator, heldBatch } from '../support/batch.ts'
 import { engineScorer, IDENTIFIER, meanAggregate } from '../support/engine-scorer.ts'
 import { arraySource, recordingPublisher } from '../support/sources.ts'
 import { productionTrace, WINDOW } from '../support/traces.ts'
@@ -43,7 +44,8 @@ function options(
     levels: ['trace'],
     source,
     scorer,
-    aggregate: meanAggregate,
+    aggregator: heldAggregator(meanAggregate),
+    spillDir: join(dir, '.spill'),
     identifiers: [IDENTIFIER],
     samplingRate: 1,
     settleMs: 120_000,
@@ -187,14 +189,16 @@ describe('runMonitorWindow', () => {
       options(arraySource(traces(8)), engineScorer({ runId: 'r' }), [good, bad], dir, { ledger }),
     )
     expect(result.status).toBe('publish-failed')
-    expect(result.unpublishedFile).toBe(join(dir, 'run-1.unpublished.json'))
+    expect(result.unpublishedFile).toBe(join(dir, 'run-1.unpublished.jsonl'))
     expect(result.problems).toEqual([
       'in-test publisher: publisher http://127.0.0.1:1/x answered 500 three times',
     ])
-    const file = UnpublishedBatchFile.parse(JSON.parse(await readFile(result.unpublishedFile!, 'utf8')))
-    expect(file.batch.scores).toHaveLength(8)
-    expect(file.batch.scores).toEqual(good.batches[0]!.scores)
-    expect(file.traceIds.sort()).toEqual(traces(8).map((t) => t.traceId))
+    const file = await readUnpublished(result.unpublishedFile!)
+    const kept = await heldBatch(file.batch)
+    expect(kept.scores).toHaveLength(8)
+    expect(kept.scores).toEqual(good.batches[0]!.scores)
+    expect(kept.aggregated).toEqual(good.batches[0]!.aggregated)
+    expect((await collect(file.traceIds())).sort()).toEqual(traces(8).map((t) => t.traceId))
     expect(ledger.size).toBe(0)
     await expect(readFile(ledgerPath, 'utf8')).rejects.toThrow(/ENOENT/)
   })
@@ -301,7 +305,7 @@ describe('runMonitorWindow', () => {
     expect(result.status).toBe('source-failed')
     expect(result.problems).toEqual(['traces API http://127.0.0.1:9: answered 503 after 3 tries'])
     expect(publisher.batches).toEqual([])
-    const file = UnpublishedBatchFile.parse(JSON.parse(await readFile(result.unpublishedFile!, 'utf8')))
-    expect(file.batch.scores).toHaveLength(10)
+    const file = await readUnpublished(result.unpublishedFile!)
+    expect((await heldBatch(file.batch)).scores).toHaveLength(10)
   })
 })

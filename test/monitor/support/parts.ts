@@ -1,6 +1,7 @@
 import type { FullTrace, MonitorLevel } from '../../../src/core/index.ts'
 import type { MonitorParts } from '../../../src/cli/commands/monitor-parts.ts'
 import type { ScorePublisher, SourcedTrace } from '../../../src/monitor/index.ts'
+import { heldAggregator } from './batch.ts'
 import { engineScorer, meanAggregate } from './engine-scorer.ts'
 import { arraySource, recordingPublisher } from './sources.ts'
 
@@ -30,7 +31,7 @@ export function testParts(
       asked.push({ factory: 'createTraceScorer', options: { ...o, traceStore: typeof o.traceStore } })
       return engineScorer({ runId: o.runId, traceStore: o.traceStore, delayMs: options.delayMs ?? 0 })
     },
-    aggregateScores: (scores, _specs, skipped) => meanAggregate(scores, skipped),
+    createScoreAggregator: () => heldAggregator(meanAggregate),
     idpTokenProviderFromEnv: () => null,
     createAmpTraceSource: (o) => (asked.push({ factory: 'createAmpTraceSource', options: o }), source()),
     createAmpPublisher: (o) => (asked.push({ factory: 'createAmpPublisher', options: o }), publisher),

@@ -1,11 +1,11 @@
 import type { FullTrace } from '../../../src/core/index.ts'
 import type {
-  MonitorScoreBatch,
   MonitorTraceSource,
   MonitorWindow,
   ScorePublisher,
   SourcedTrace,
 } from '../../../src/monitor/index.ts'
+import { heldBatch, type HeldBatch } from './batch.ts'
 
 /** A source over items held by the test, a page of `pageSize` at a time; `served` counts the pages handed out. */
 export function arraySource(items: readonly (FullTrace | SourcedTrace)[], pageSize = 10) {
@@ -31,7 +31,7 @@ export function recordingPublisher(
   failures = 0,
   message = 'publisher http://127.0.0.1:1/x answered 500 three times',
 ) {
-  const batches: MonitorScoreBatch[] = []
+  const batches: HeldBatch[] = []
   let failed = 0
   const publisher: ScorePublisher = {
     description: 'in-test publisher',
@@ -40,7 +40,7 @@ export function recordingPublisher(
         failed++
         throw new Error(message)
       }
-      batches.push(structuredClone(batch))
+      batches.push(await heldBatch(batch))
     },
   }
   return Object.assign(publisher, { batches })
