@@ -1,7 +1,17 @@
 import tseslint from 'typescript-eslint'
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'runs/**', 'bench/.work/**', 'bench/peers/**', 'bench/baselines/**', 'schemas/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'runs/**',
+      'bench/.work/**',
+      'bench/peers/**',
+      'bench/baselines/**',
+      'schemas/**',
+    ],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: {

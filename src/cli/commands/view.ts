@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { AgentEvalOpsError } from '../../core/index.ts'
 import { terminalText } from '../../reports/escape-terminal.ts'
+import { compareRunFolders, taskHistory, trendSeries } from '../../view/history/index.ts'
 import {
   DEFAULT_VIEW_HOST,
   DEFAULT_VIEW_PORT,
@@ -43,8 +44,7 @@ export const viewCommand: Command = {
       runsDir,
       host,
       port,
-      // src/view/history's functions answer the trends, history and compare routes once it is merged:
-      // `history: { trendSeries, taskHistory, compareRunFolders }`. Until then those routes answer 501.
+      history: { trendSeries, taskHistory, compareRunFolders },
       onError: (e) =>
         io.err(
           `agentevalops view: a request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
