@@ -7,9 +7,11 @@ import { cp, mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, writeFile
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { build as esbuild } from 'esbuild'
 import { build, type Options } from 'tsup'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import tsupConfig from '../../tsup.config.ts'
+import { UI_DIST_DIR, UI_ENTRIES, uiBuildOptions } from '../../src/reports/ui-bundle/index.ts'
 import { npmInitPackageJson, runCli, runNode, type ChildResult } from './helpers.ts'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url)).replace(/\/$/, '')
@@ -62,6 +64,10 @@ async function emptyProject(name: string, packageJson: object): Promise<string> 
   await cp(join(ROOT, 'package.json'), join(pkg, 'package.json'))
   await cp(join(ROOT, 'bin'), join(pkg, 'bin'), { recursive: true })
   await build(buildOptions(join(pkg, 'dist')))
+  // tsup's onSuccess builds the apps into the repo's dist/: the installed copy gets its own, as the package build does.
+  for (const entry of UI_ENTRIES) {
+    await esbuild({ ...uiBuildOptions(ROOT, entry), outdir: join(pkg, UI_DIST_DIR) })
+  }
   return root
 }
 
