@@ -1,6 +1,7 @@
 import { render } from 'preact'
 import { App } from './app.tsx'
 import { readReport } from './read-report.ts'
+import '../components/theme.css'
 import './report.css'
 
 /*

@@ -1,4 +1,4 @@
-import type { HeadlineFigure, RunMetadata, RunSummary } from '../../core/index.ts'
+import type { Headline, HeadlineFigure, RunMetadata, RunSummary } from '../../core/index.ts'
 import type { GroupFigure, RunEntry } from '../api.ts'
 import type { IndexedRun, IndexedTask } from './indexed-run.ts'
 
@@ -11,14 +11,15 @@ export function indexedRunOf(
   const { summary } = scores
   const targets = unique(metadata.targets.map((t) => t.name))
   const benchmarks = unique(metadata.benchmarks.map((b) => b.id))
-  const groups = summary ? groupFigures(summary, benchmarks, targets) : []
+  const figures = summary ? headlineFigures(summary.headline, summary.passed, benchmarks, targets) : null
+  const groups = figures?.groups ?? []
   const entry: RunEntry = {
     ...metadataFields(folder, metadata),
     state: 'valid',
     problems: [],
     trials: summary?.n ?? scores.trials,
     passed: summary?.passed ?? scores.passed,
-    headline: summary ? pooledFigure(summary, benchmarks, targets) : null,
+    headline: figures?.headline ?? null,
     groups,
     costUsd: summary?.usage.costUsd ?? null,
     verdict: summary?.comparison
@@ -110,22 +111,28 @@ function figure(benchmark: string, target: string, primary: HeadlineFigure, pass
 }
 
 /**
- * One figure per benchmark × target: scores.json's headline groups; a summary written before groups existed has
- * only the pooled figure, which is then a group's only when the run had one benchmark and one target.
+ * A headline's figures as the runs list shows them: one per benchmark × target (scores.json's headline groups; a
+ * summary written before groups existed has only the pooled figure, which is then a group's only when the run had
+ * one benchmark and one target), and the pooled one only when it describes one target (see Headline.pooled). A
+ * sealed run and a live one (src/view/live, over the trials so far) both go through here, so a row keeps its
+ * figures when its run ends.
  */
-function groupFigures(summary: RunSummary, benchmarks: string[], targets: string[]): GroupFigure[] {
-  const groups = summary.headline.groups
-  if (groups) return groups.map((g) => figure(g.benchmarkId, g.target.name, g.primary, g.passed))
-  if (benchmarks.length === 1 && targets.length === 1)
-    return [figure(benchmarks[0]!, targets[0]!, summary.headline.primary, summary.passed)]
-  return []
-}
-
-/** The pooled headline, only when it describes one target (see Headline.pooled). */
-function pooledFigure(summary: RunSummary, benchmarks: string[], targets: string[]): GroupFigure | null {
-  const pooled = summary.headline.pooled ?? targets.length <= 1
-  if (!pooled) return null
-  return figure(benchmarks.join(', '), targets[0] ?? '', summary.headline.primary, summary.passed)
+export function headlineFigures(
+  headline: Headline,
+  passed: number,
+  benchmarks: readonly string[],
+  targets: readonly string[],
+): { headline: GroupFigure | null; groups: GroupFigure[] } {
+  const groups = headline.groups
+    ? headline.groups.map((g) => figure(g.benchmarkId, g.target.name, g.primary, g.passed))
+    : benchmarks.length === 1 && targets.length === 1
+      ? [figure(benchmarks[0]!, targets[0]!, headline.primary, passed)]
+      : []
+  const pooled = headline.pooled ?? targets.length <= 1
+  return {
+    headline: pooled ? figure(benchmarks.join(', '), targets[0] ?? '', headline.primary, passed) : null,
+    groups,
+  }
 }
 
 function targetsByBenchmark(

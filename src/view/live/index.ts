@@ -6,4 +6,3 @@ export {
   type LiveRunsOptions,
 } from './live-runs.ts'
 export { LiveEventStream, type LiveEventStreamOptions } from './sse.ts'
-export { groupFigures } from './live-tally.ts'

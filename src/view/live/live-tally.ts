@@ -1,7 +1,6 @@
 import {
   StagedBenchmark,
   TrialRecord,
-  type Headline,
   type RunHeader,
   type RunnerInfo,
   type SummarySettings,
@@ -13,7 +12,8 @@ import {
   type SummarizedTrial,
 } from '../../scorers/index.ts'
 import type { LogLine } from '../../stores/index.ts'
-import type { GroupFigure, RunEntry } from '../api.ts'
+import type { RunEntry } from '../api.ts'
+import { headlineFigures } from '../catalog/run-entry-fields.ts'
 
 /**
  * What the live view reads of a finished trial's record: the fields of the headline and the runs list, checked once
@@ -132,7 +132,8 @@ export class LiveTally {
     const trials = [...this.trials.values()]
     const headline = trials.length === 0 ? null : headlineOf(groupByTask(trials), this.settings)
     const benchmarks = [...this.benchmarks].sort()
-    const groups = headline ? groupFigures(headline) : []
+    const targets = [...this.targets].sort()
+    const figures = headline ? headlineFigures(headline, this.passed, benchmarks, targets) : null
     return {
       run: this.header.runId,
       runId: this.header.runId,
@@ -142,14 +143,14 @@ export class LiveTally {
       startedAt: this.header.startedAt,
       finishedAt: null,
       benchmarks,
-      targets: [...this.targets].sort(),
+      targets,
       gitSha: null,
       gitDirty: null,
       labels: this.header.labels,
       trials: trials.length,
       passed: this.passed,
-      headline: headline ? pooledFigure(headline, groups, benchmarks) : null,
-      groups,
+      headline: figures?.headline ?? null,
+      groups: figures?.groups ?? [],
       // Summed in arrival order: a live figure, not the bundle's.
       costUsd: trials.length === 0 ? null : this.costUsd,
       verdict: null,
@@ -158,37 +159,3 @@ export class LiveTally {
 }
 
 const NO_LABELS: Readonly<Record<string, string>> = Object.freeze({})
-
-/** The headline's benchmark × target figures, under the run's error policy, as the runs list shows them. */
-export function groupFigures(headline: Headline): GroupFigure[] {
-  return (headline.groups ?? []).map((g) => ({
-    benchmark: g.benchmarkId,
-    target: g.target.name,
-    rate: g.primary.rate,
-    ci: g.primary.ci,
-    method: g.primary.method,
-    tasks: g.primary.tasks,
-    trials: g.primary.trials,
-    passed: g.passed,
-  }))
-}
-
-/** The pooled figure when it describes one target; the one group's own figure when there is a single group. */
-function pooledFigure(
-  headline: Headline,
-  groups: readonly GroupFigure[],
-  benchmarks: readonly string[],
-): GroupFigure | null {
-  if (groups.length === 1) return groups[0]!
-  if (headline.pooled !== true || groups.length === 0) return null
-  return {
-    benchmark: benchmarks.join(', '),
-    target: groups[0]!.target,
-    rate: headline.primary.rate,
-    ci: headline.primary.ci,
-    method: headline.primary.method,
-    tasks: headline.primary.tasks,
-    trials: headline.primary.trials,
-    passed: groups.reduce((sum, g) => sum + g.passed, 0),
-  }
-}

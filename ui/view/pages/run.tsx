@@ -1,6 +1,6 @@
 import type { RunEntry } from '../../../src/view/api.ts'
 import { StateBadge, VERDICT_TEXT } from '../components/badges.tsx'
-import { FactList } from '../components/facts.tsx'
+import { Facts } from '../../components/facts.tsx'
 import { Loading, Problem } from '../components/problem.tsx'
 import { useRuns } from '../context.ts'
 import { labelsText, rateWithInterval, shortSha, usd, when } from '../format.ts'
@@ -60,7 +60,7 @@ function RunDetails({ entry, runs }: { entry: RunEntry; runs: readonly RunEntry[
           </ul>
         </div>
       ) : null}
-      <FactList pairs={facts(entry)} testid="run-facts" />
+      <Facts pairs={facts(entry)} testid="run-facts" />
       {entry.groups.length > 0 ? (
         <table class="data groups">
           <thead>
