@@ -14,6 +14,8 @@ export interface LiveEventStreamOptions {
    * without end; its EventSource reconnects and starts again from the snapshot. Default 4 MiB.
    */
   maxBufferedBytes?: number
+  /** Headers every answer carries besides the stream's own (the server's security headers). */
+  headers?: Record<string, string>
 }
 
 /**
@@ -28,6 +30,7 @@ export class LiveEventStream {
   private readonly heartbeatMs: number
   private readonly retryMs: number
   private readonly maxBufferedBytes: number
+  private readonly headers: Record<string, string>
   private nextId = 1
 
   constructor(
@@ -38,6 +41,7 @@ export class LiveEventStream {
     this.heartbeatMs = options.heartbeatMs ?? 15_000
     this.retryMs = options.retryMs ?? 2_000
     this.maxBufferedBytes = options.maxBufferedBytes ?? 4 * 1024 * 1024
+    this.headers = options.headers ?? {}
   }
 
   /** Streams open now. */
@@ -48,18 +52,23 @@ export class LiveEventStream {
   /** Answers one request of the events route. */
   serve(req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' })
+      res.writeHead(405, { ...this.headers, Allow: 'GET, HEAD', 'Content-Type': 'text/plain; charset=utf-8' })
       res.end('The live events stream is read with GET (an EventSource).\n')
       return
     }
     if (this.open.size >= this.maxClients) {
-      res.writeHead(503, { 'Content-Type': 'text/plain; charset=utf-8', 'Retry-After': '10' })
+      res.writeHead(503, {
+        ...this.headers,
+        'Content-Type': 'text/plain; charset=utf-8',
+        'Retry-After': '10',
+      })
       res.end(
         `Too many live views open (${this.maxClients}): close another view tab or window, then reload this one.\n`,
       )
       return
     }
     res.writeHead(200, {
+      ...this.headers,
       'Content-Type': 'text/event-stream; charset=utf-8',
       'Cache-Control': 'no-cache, no-transform',
       Connection: 'keep-alive',

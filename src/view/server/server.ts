@@ -1,9 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { AgentEvalOpsError, errorMessage, isAgentEvalOpsError } from '../../core/index.ts'
-import type { RunsResponse } from '../api.ts'
+import type { RunEntry, RunsResponse } from '../api.ts'
 import { Catalog } from '../catalog/index.ts'
-import { CatalogEvents } from './events-route.ts'
+import { LiveEventStream, LiveRuns } from '../live/index.ts'
+import { ViewEvents } from './events-route.ts'
 import type { HistoryFunctions } from './history-api.ts'
 import { isAllowedHost, type BoundAddress } from './host-check.ts'
 import { appPage, messagePage, type Page } from './pages.ts'
@@ -23,8 +24,15 @@ export interface ViewServerOptions {
   catalog?: Catalog
   /** What the trends, history and compare routes answer with; without them those routes say they are not available. */
   history?: HistoryFunctions
+  /**
+   * The runs in progress under `runsDir` (its `.staging/`), listed beside the sealed ones and streamed on the events
+   * route; by default one over `runsDir`, started and stopped with the server. `false`: sealed runs only.
+   */
+  live?: LiveRuns | false
   /** Where a request that failed unexpectedly is reported (the page says only that it failed). */
   onError?: (error: unknown) => void
+  /** A live run's staging folder that could not be read (said once per folder and kind of trouble). */
+  onProblem?: (message: string) => void
 }
 
 export interface ViewServer {
@@ -55,7 +63,12 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
   const host = options.host ?? DEFAULT_VIEW_HOST
   const catalog = options.catalog ?? new Catalog(options.runsDir)
   const reports = new ReportPages(catalog)
-  const events = new CatalogEvents(catalog)
+  const live =
+    options.live === false
+      ? null
+      : (options.live ?? new LiveRuns({ runsDir: options.runsDir, onProblem: options.onProblem }))
+  const events = new ViewEvents(catalog, live)
+  const stream = new LiveEventStream(events, { headers: SECURITY_HEADERS })
   const bound: BoundAddress = { host, port: options.port ?? DEFAULT_VIEW_PORT }
   const onError = options.onError ?? (() => undefined)
   // The first scan starts with the server: the first /api/runs waits for it rather than starting its own.
@@ -95,7 +108,9 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
       if (!(await knows(second))) return notFound(req, res, false)
       if (third === 'report' && path.segments.length === 3) {
         const report = await reports.page(second)
-        return report ? sendPage(req, res, report.status, report.page) : notFound(req, res, false)
+        if (report) return sendPage(req, res, report.status, report.page)
+        if (liveEntry(second)) return sendPage(req, res, 200, inProgressPage(second))
+        return notFound(req, res, false)
       }
       if (isRunAppPath(path.segments)) return sendPage(req, res, 200, appPage())
     }
@@ -107,17 +122,14 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     if (route === 'runs' && run === undefined) {
       await firstScan
       await catalog.refresh()
-      const body: RunsResponse = { runsDir: catalog.runsDir, runs: catalog.runs().map((r) => r.entry) }
+      const body: RunsResponse = { runsDir: catalog.runsDir, runs: listedRuns() }
       return json(req, res, 200, body)
     }
     if (route === 'runs' && run !== undefined && rest.length === 0) {
       if (!(await knows(run))) return json(req, res, 404, { error: `no run ${run} in ${catalog.runsDir}` })
-      return json(req, res, 200, catalog.get(run)!.run.entry)
+      return json(req, res, 200, catalog.get(run)?.run.entry ?? liveEntry(run))
     }
-    if (route === 'events' && run === undefined) {
-      if (req.method === 'HEAD') return send(res, req, 200, 'text/event-stream; charset=utf-8', '')
-      return events.serve(req, res, SECURITY_HEADERS)
-    }
+    if (route === 'events' && run === undefined) return stream.serve(req, res)
     if ((route === 'trends' || route === 'history' || route === 'compare') && run === undefined) {
       const history = options.history
       if (!history) return json(req, res, 501, { error: `${route} is not available in this build of view` })
@@ -149,12 +161,23 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     return json(req, res, 404, { error: 'no such route' })
   }
 
-  /** Whether the catalog has the folder `run`, after a re-scan when it did not (a bundle just sealed). */
+  /** Whether `run` is a live run or the catalog's folder, after a re-scan when it was neither (a bundle just sealed). */
   async function knows(run: string): Promise<boolean> {
     await firstScan
-    if (catalog.get(run)) return true
+    if (catalog.get(run) || liveEntry(run)) return true
     await catalog.refresh()
     return catalog.get(run) !== undefined
+  }
+
+  function liveEntry(run: string): RunEntry | undefined {
+    return live?.live().find((entry) => entry.run === run)
+  }
+
+  /** The runs in progress (newest first), then the sealed ones; a run sealed meanwhile is listed once, sealed. */
+  function listedRuns(): RunEntry[] {
+    const sealed = catalog.runs().map((r) => r.entry)
+    const running = (live?.live() ?? []).filter((entry) => !catalog.get(entry.run)).reverse()
+    return [...running, ...sealed]
   }
 
   function notFound(req: IncomingMessage, res: ServerResponse, refused: boolean): void {
@@ -165,7 +188,14 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     sendPage(req, res, 404, page)
   }
 
-  await listen(server, bound.port, host)
+  await live?.start()
+  try {
+    await listen(server, bound.port, host)
+  } catch (e) {
+    events.close()
+    await live?.stop()
+    throw e
+  }
   const port = (server.address() as AddressInfo).port
   bound.port = port
   catalog.watch()
@@ -175,12 +205,21 @@ export async function startViewServer(options: ViewServerOptions): Promise<ViewS
     port,
     catalog,
     close: async () => {
+      stream.closeAll()
       events.close()
+      await live?.stop()
       catalog.close()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeAllConnections()
     },
   }
+}
+
+function inProgressPage(run: string): Page {
+  return messagePage(
+    'Run in progress',
+    `Run ${run} is still running: its report is made from its bundle, which is sealed when the run ends. Its page in the runs list follows it live.`,
+  )
 }
 
 const APP_PAGES = new Set(['trends', 'history', 'compare'])

@@ -1,4 +1,4 @@
-// The events stream's placeholder: `runs-changed` when a bundle appears in the watched runs folder.
+// The events stream's catalog part: `runs-changed` when a bundle appears in the watched runs folder outside a live run.
 import { request } from 'node:http'
 import { mkdir, rename } from 'node:fs/promises'
 import { join } from 'node:path'
