@@ -45,6 +45,7 @@ export const viewCommand: Command = {
       host,
       port,
       history: { trendSeries, taskHistory, compareRunFolders },
+      onProblem: (message) => io.err(`agentevalops view: ${terminalText(message)}`),
       onError: (e) =>
         io.err(
           `agentevalops view: a request failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
@@ -102,6 +103,8 @@ function help(): string {
         'runs, and each run’s full report, rendered from its records (never its own report.html). Bundles that do\n' +
         'not check out are listed as invalid with their problems. An index of the bundles’ small files is kept in\n' +
         '<runsDir>/.agentevalops/ so that a large folder opens quickly; traces.jsonl is read only for one report.',
+      'Runs in progress under the folder (vitest --project evals, watch reruns, agentevalops run) are listed live:\n' +
+        'their trials, passes and pass rate so far, updated as trials finish, until the sealed bundle replaces them.',
       'Listens on 127.0.0.1 unless --host says otherwise, answers only GET and HEAD, and only to requests for\n' +
         'its own host (localhost or the address it listens on). Stops on Ctrl+C (SIGINT) or SIGTERM.',
     ],
