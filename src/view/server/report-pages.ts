@@ -4,6 +4,7 @@ import { renderHtmlReport } from '../../reports/html/index.ts'
 import { statsScorer, withGroupedHeadline } from '../../scorers/index.ts'
 import type { Catalog } from '../catalog/index.ts'
 import { readSmallFile } from '../catalog/bundle-small-files.ts'
+import { runUrl, VIEW_ROUTES } from '../api.ts'
 import { messagePage, type Page } from './pages.ts'
 
 /** Rendered reports kept: one run's page can be megabytes (its rows), and a user looks at a few at a time. */
@@ -53,7 +54,14 @@ async function render(folder: string, dir: string): Promise<{ status: number; pa
   if (problems.length > 0 || !metadata || !scores) {
     return invalid(folder, formatFindings(problems, 50).split('\n'))
   }
-  const html = renderHtmlReport({ metadata, trials: scores.trials, summary: summaryOf(scores), events })
+  const html = renderHtmlReport({
+    metadata,
+    trials: scores.trials,
+    summary: summaryOf(scores),
+    events,
+    // Served by view, the report links back to the runs list and to the run's page in the app.
+    links: { home: VIEW_ROUTES.app, run: runUrl('', folder) },
+  })
   return { status: 200, page: { html, csp: servedPolicy(html) } }
 }
 

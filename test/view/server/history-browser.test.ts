@@ -141,6 +141,17 @@ it('history: the flaky task is listed as flaky with the runs that show it; the r
   await page.screenshot({ path: join(SCREENSHOTS, 'history.png'), fullPage: true })
 })
 
+it('a run’s report, rendered by the server, links back to the runs list', async () => {
+  const last = series.at(-1)!
+  await open(`/runs/${last.runId}/report`, 'run')
+  const home = page.getByTestId('home-link')
+  expect(await home.getAttribute('href')).toBe('/')
+  await page.screenshot({ path: join(SCREENSHOTS, 'report.png') })
+  await home.click()
+  await page.getByTestId('page-runs').waitFor()
+  expect(new URL(page.url()).pathname).toBe('/')
+})
+
 it('compare of the last two runs lists the regression first', async () => {
   const [baseline, candidate] = series.slice(-2)
   const query = new URLSearchParams({ baseline: baseline!.runId, candidate: candidate!.runId })
