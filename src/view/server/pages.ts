@@ -32,7 +32,7 @@ function document(title: string, csp: string, style: string, body: string): stri
     '<html lang="en">',
     '<head>',
     '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">`,
+    `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(metaPolicy(csp))}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="referrer" content="no-referrer">',
     `<title>${escapeHtml(title)}</title>`,
@@ -44,6 +44,17 @@ function document(title: string, csp: string, style: string, body: string): stri
     '</html>',
     '',
   ].join('\n')
+}
+
+/**
+ * The policy as the page's meta element carries it: without frame-ancestors, which a browser ignores there (Chromium
+ * logs an error saying so on every page). The header, where it takes effect, keeps it.
+ */
+function metaPolicy(csp: string): string {
+  return csp
+    .split('; ')
+    .filter((directive) => !directive.startsWith('frame-ancestors '))
+    .join('; ')
 }
 
 let app: Page | undefined
