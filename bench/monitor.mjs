@@ -2,10 +2,13 @@
 // `agentevalops monitor` over windows of 1,000 and 10,000 production traces: the seed's traces API and publisher
 // served on 127.0.0.1 by this script, the built CLI as a child process (the real AMP source, scorer, bundle and
 // publisher). Memory must be bounded by the page size, not by the window: the 1,000-trace window is the baseline
-// measured in the same rounds, and the figure is the ratio of the peak RSS at 10,000 to it, with the growth per
-// trace. Prints traces/s at each size. AGENTEVALOPS_BENCH_ROUNDS rounds (default 3), medians.
+// measured in the same rounds. Per size: wall, CPU, peak RSS, the live heap (the most a full GC left, see
+// heap-watch.mjs: what the job keeps, without the garbage V8 lets pile up between collections, which grows with a
+// longer run whatever it keeps), traces/s; then the growth per trace of both, and the largest window once more under
+// a fixed heap (AGENTEVALOPS_BENCH_MONITOR_HEAP_MB, default 64: a container's budget), beside the smallest under it.
+// AGENTEVALOPS_BENCH_ROUNDS rounds (default 3), medians.
 import { createServer } from 'node:http'
-import { mkdirSync, readdirSync, rmSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { measuredRun, median } from './shared.mjs'
@@ -13,7 +16,9 @@ import { measuredRun, median } from './shared.mjs'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const rounds = Number(process.env.AGENTEVALOPS_BENCH_ROUNDS ?? 3)
 const sizes = (process.env.AGENTEVALOPS_BENCH_MONITOR_SIZES ?? '1000,10000').split(',').map(Number)
+const heapMb = Number(process.env.AGENTEVALOPS_BENCH_MONITOR_HEAP_MB ?? 64)
 const cli = join(root, 'dist', 'src', 'cli', 'index.js')
+const heapWatch = join(root, 'bench', 'heap-watch.mjs')
 const work = join(root, 'bench', '.work', 'monitor')
 const WINDOW_START = Date.parse('2026-01-31T00:00:00Z')
 const WINDOW_END = Date.parse('2026-01-31T01:00:00Z')
@@ -113,15 +118,19 @@ const EVALUATORS = JSON.stringify([
   { identifier: 'regex-match', displayName: 'Answer ok', config: { pattern: '\\bok\\b' } },
 ])
 
-async function window(size, round) {
+async function window(size, round, nodeArgs = []) {
   const servers = await startServers(size)
   const output = join(work, `runs-${size}`)
   mkdirSync(output, { recursive: true })
   const runId = `bench-${size}-${round}`
+  const watchFile = join(work, `heap-${size}-${round}.json`)
   try {
     const figures = await measuredRun(
       [
         process.execPath,
+        '--import',
+        heapWatch,
+        ...nodeArgs,
         // e.g. --heap-prof, to see what a window holds
         ...(process.env.AGENTEVALOPS_BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean),
         cli,
@@ -133,14 +142,19 @@ async function window(size, round) {
         ...['--traces-api-endpoint', servers.url, '--monitor-id', 'bench', '--run-id', runId],
         ...['--publisher-endpoint', servers.url, '--output', output],
       ],
-      { cwd: root, env: { ...process.env, CI: 'true' }, timeoutMs: 900_000 },
+      {
+        cwd: root,
+        env: { ...process.env, CI: 'true', AGENTEVALOPS_HEAP_WATCH_FILE: watchFile },
+        timeoutMs: 900_000,
+      },
     )
     // Every trace scored by both evaluators and published once: a bench that measured a failed window would lie.
     if (servers.published.requests !== 1)
       fail(`${size}: ${servers.published.requests} publish requests, not 1`)
     if (servers.published.scores !== size * 2)
       fail(`${size}: ${servers.published.scores} scores, not ${size * 2}`)
-    return figures
+    const { peakLiveBytes, fullGcs } = JSON.parse(readFileSync(watchFile, 'utf8'))
+    return { ...figures, liveMb: peakLiveBytes / 1048576, fullGcs }
   } finally {
     await servers.close()
     for (const name of readdirSync(output)) rmSync(join(output, name), { recursive: true, force: true })
@@ -149,28 +163,41 @@ async function window(size, round) {
 
 if (sizes.length < 2) fail('AGENTEVALOPS_BENCH_MONITOR_SIZES needs two sizes: the first is the baseline')
 rmSync(work, { recursive: true, force: true })
-const results = new Map(sizes.map((s) => [s, []]))
-for (let round = 0; round < rounds; round++)
-  for (const size of sizes) results.get(size).push(await window(size, round))
-
 const base = sizes[0]
-const baseRss = median(results.get(base).map((f) => f.peakMb))
+const last = sizes[sizes.length - 1]
+const capped = [`--max-old-space-size=${heapMb}`]
+const results = new Map(sizes.map((s) => [s, []]))
+const underCap = new Map([base, last].map((s) => [s, []]))
+for (let round = 0; round < rounds; round++) {
+  for (const size of sizes) results.get(size).push(await window(size, round))
+  for (const size of underCap.keys()) underCap.get(size).push(await window(size, round, capped))
+}
+
+const med = (fs, key) => median(fs.map((f) => f[key]))
+const baseRss = med(results.get(base), 'peakMb')
 console.log(
   `monitor bench (${new Date().toISOString()}): ${rounds} rounds, medians; the seed's traces API on 127.0.0.1, pages of 10`,
 )
-console.log('| traces | wall | cpu | peak RSS (tree) | traces/s | RSS vs the smallest window |')
-console.log('|---|---|---|---|---|---|')
-for (const size of sizes) {
-  const fs = results.get(size)
-  const wallMs = median(fs.map((f) => f.wallMs))
-  const cpuMs = median(fs.map((f) => f.cpuMs))
-  const peakMb = median(fs.map((f) => f.peakMb))
-  const perSecond = (size / wallMs) * 1000
+console.log(
+  '| traces | heap | wall | cpu | peak RSS (tree) | live heap | traces/s | RSS vs the smallest window |',
+)
+console.log('|---|---|---|---|---|---|---|---|')
+const row = (size, fs, heap) => {
+  const wallMs = med(fs, 'wallMs')
+  const peakMb = med(fs, 'peakMb')
+  const ratio = median(
+    fs.map((f, i) => f.peakMb / (heap === 'default' ? results : underCap).get(base)[i].peakMb),
+  )
   console.log(
-    `| ${size} | ${wallMs.toFixed(0)} ms | ${cpuMs.toFixed(0)} ms | ${peakMb.toFixed(1)} MiB | ${perSecond.toFixed(0)} | ${(peakMb / baseRss).toFixed(3)}× |`,
+    `| ${size} | ${heap} | ${wallMs.toFixed(0)} ms | ${med(fs, 'cpuMs').toFixed(0)} ms | ${peakMb.toFixed(1)} MiB | ` +
+      `${med(fs, 'liveMb').toFixed(1)} MiB (${med(fs, 'fullGcs')} full GCs) | ${((size / wallMs) * 1000).toFixed(0)} | ` +
+      `${ratio.toFixed(3)}× |`,
   )
 }
-const last = sizes[sizes.length - 1]
-const growthKib =
-  ((median(results.get(last).map((f) => f.peakMb)) - baseRss) * 1024) / Math.max(1, last - base)
-console.log(`    peak RSS growth per trace, ${base} → ${last}: ${growthKib.toFixed(2)} KiB`)
+for (const size of sizes) row(size, results.get(size), 'default')
+for (const [size, fs] of underCap) row(size, fs, `${heapMb} MB`)
+const perTrace = (fs, key) => ((med(fs, key) - med(results.get(base), key)) * 1024) / Math.max(1, last - base)
+console.log(
+  `    growth per trace, ${base} → ${last}: peak RSS ${perTrace(results.get(last), 'peakMb').toFixed(2)} KiB, ` +
+    `live heap ${perTrace(results.get(last), 'liveMb').toFixed(2)} KiB (baseline RSS ${baseRss.toFixed(1)} MiB)`,
+)

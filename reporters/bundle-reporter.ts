@@ -44,7 +44,7 @@ import { derivedRunFiles, timeStage } from './derived-files.ts'
 import { appendGithubStepSummary, githubStepSummary, VIEW_URL_ENV } from './github-summary.ts'
 import { replayCommand, type ConfigReplay } from './replay-command.ts'
 import { gitState, type GitState } from './run-environment.ts'
-import { invalidTraces, sortFolded, writeSortedParts } from './fold-seal.ts'
+import { invalidTraces, sortFolded, writeSortedParts, type SortedParts } from './fold-seal.ts'
 import { GrowingFiles } from './growing-files.ts'
 import { endMergeReports, mergingReports } from './merge-reports.ts'
 import { foldBlobCopies } from './blob-copies.ts'
@@ -287,7 +287,7 @@ export class BundleReporter implements Reporter {
       // failures. The bundle holds the trials that had finished.
       let cut = 0
       for (const [key, t] of trials) {
-        if (t.slim.outcome !== 'interrupted') continue
+        if (!t.interrupted) continue
         trials.delete(key)
         cut++
       }
@@ -400,11 +400,31 @@ export class BundleReporter implements Reporter {
     { registered, gates }: { registered: RegisteredTrials[]; gates: PassRateGate[] },
     unreported: MetadataUnreported | undefined,
   ): Promise<{ dir: string; trials: ScoredTrial[]; summary: RunSummary; metadata: RunMetadata }> {
-    const vitest = this.requireVitest()
     const sorted = sortFolded([...run.fold.trials.values()])
     const traceFindings = sorted.flatMap((t) => t.traceFindings ?? [])
     if (traceFindings.length > 0) throw invalidTraces(traceFindings)
-    const slims = sorted.map((t) => t.slim)
+    const parts = await writeSortedParts(
+      run.fold,
+      sorted,
+      run.growing.parts.map((p) => p.file),
+    )
+    try {
+      return await this.sealRun(run, reason, { registered, gates }, unreported, parts)
+    } catch (e) {
+      await parts.abandon()
+      throw e
+    }
+  }
+
+  private async sealRun(
+    run: OpenRun,
+    reason: TestRunEndReason,
+    { registered, gates }: { registered: RegisteredTrials[]; gates: PassRateGate[] },
+    unreported: MetadataUnreported | undefined,
+    parts: SortedParts,
+  ): Promise<{ dir: string; trials: ScoredTrial[]; summary: RunSummary; metadata: RunMetadata }> {
+    const vitest = this.requireVitest()
+    const slims = parts.slims
     const { value: summary, stage: score } = timeStage(() => summarizeTrials(slims, this.settings))
     const targets = unique(slims.map((t) => t.runner))
     const benchmarks = uniqueBy(
@@ -456,55 +476,45 @@ export class BundleReporter implements Reporter {
       runGroup: run.runGroup,
       ...(gates.length > 0 ? { gates } : {}),
     }
-    const parts = await writeSortedParts(
-      run.fold,
-      sorted,
-      run.growing.parts.map((p) => p.file),
-    )
-    try {
-      const trials = parts.reportTrials
-      // Half a run measured against a whole one would read as a regression: an interrupted run is not compared.
-      const comparison =
-        metadata.status === 'interrupted' ? undefined : await this.comparison(run, trials, benchmarks)
-      if (comparison) summary.comparison = comparison
-      const scores = await parts.finishScores(summary)
-      const derived = derivedRunFiles({
-        metadata,
-        trials: [],
-        summary,
-        score,
-        ...run.growing.sealed(parts.parts, slims, run.fold.dir),
-      })
-      const derivedFiles = await derived.derivedFiles([])
-      const dir = await sealBundle({
-        runsDir: run.runsDir,
-        metadata,
-        trials: slims,
-        traces: parts.traces,
-        scores,
-        reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
-        extraFiles: [
-          ...(await recordingsFile(run.stagingDir)),
-          ...(await artifactFiles(run.stagingDir)),
-          ...derivedFiles,
-        ],
-        replayCommand: replayCommand({
-          root: vitest.config.root,
-          project: this.options.project,
-          files: [...run.files],
-          testNamePattern,
-          shard,
-          env: process.env,
-          config: this.options.replay,
-        }),
-      })
-      const exportWarning = await derived.exportSpans()
-      if (exportWarning !== null) vitest.logger.warn(`agentevalops: ${exportWarning}`)
-      return { dir, trials, summary, metadata }
-    } catch (e) {
-      await parts.abandon()
-      throw e
-    }
+    const trials = parts.reportTrials
+    // Half a run measured against a whole one would read as a regression: an interrupted run is not compared.
+    const comparison =
+      metadata.status === 'interrupted' ? undefined : await this.comparison(run, trials, benchmarks)
+    if (comparison) summary.comparison = comparison
+    const scores = await parts.finishScores(summary)
+    const derived = derivedRunFiles({
+      metadata,
+      trials: [],
+      summary,
+      score,
+      ...run.growing.sealed(parts.parts, slims, run.fold.dir),
+    })
+    const derivedFiles = await derived.derivedFiles([])
+    const dir = await sealBundle({
+      runsDir: run.runsDir,
+      metadata,
+      trials: slims,
+      traces: parts.traces,
+      scores,
+      reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
+      extraFiles: [
+        ...(await recordingsFile(run.stagingDir)),
+        ...(await artifactFiles(run.stagingDir)),
+        ...derivedFiles,
+      ],
+      replayCommand: replayCommand({
+        root: vitest.config.root,
+        project: this.options.project,
+        files: [...run.files],
+        testNamePattern,
+        shard,
+        env: process.env,
+        config: this.options.replay,
+      }),
+    })
+    const exportWarning = await derived.exportSpans()
+    if (exportWarning !== null) vitest.logger.warn(`agentevalops: ${exportWarning}`)
+    return { dir, trials, summary, metadata }
   }
 
   /**

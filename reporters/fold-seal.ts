@@ -10,11 +10,14 @@ import {
 } from '../src/bundles/index.ts'
 import { AgentEvalOpsError, type RunSummary, type ScoredTrial, type TrialRecord } from '../src/core/index.ts'
 import { ShownTrials } from '../src/reports/sections/trials.ts'
-import { reportTrial, type FoldedTrial, type RunFold, type SlimTrial } from './run-fold.ts'
+import { eventsRange, partRange, recordRange, type FoldedTrial, type RunFold } from './run-fold.ts'
+import { reportTrial, SlimTrials, type SlimTrial } from './slim-trial.ts'
 
 export interface SortedParts {
   /** traces.jsonl in bundle order, copied from the folded traces. */
   traces: PrewrittenFile
+  /** Every trial's slim form, in bundle order: what the statistics, metadata and report.html's totals read. */
+  slims: SlimTrial[]
   /**
    * The trials for report.md, the summaries and the comparison: whole records where report.md shows more of them
    * than the slim form holds, for as many trials as it shows row by row (however many failed).
@@ -30,8 +33,8 @@ export interface SortedParts {
 
 /**
  * One pass over the folded trials in bundle order (benchmark, task, trial): traces.jsonl from their events' byte
- * ranges, scores.json's trials from their spilled records, each part's file from its texts. All land in the fold
- * folder, for sealBundle to move or copy into the bundle; memory holds one trial at a time.
+ * ranges, scores.json's trials and their slim forms from their spilled records, each part's file from its texts.
+ * All land in the fold folder, for sealBundle to move or copy into the bundle; memory holds one record at a time.
  */
 export async function writeSortedParts(
   fold: RunFold,
@@ -48,21 +51,24 @@ export async function writeSortedParts(
     throw e
   })
   const reportTrials: ScoredTrial[] = []
+  const slims: SlimTrial[] = []
+  const slimOf = new SlimTrials(fold.runId)
   const shown = new ShownTrials()
   let tracesDigest
   try {
     for (const path of partPaths) writers.push(await DurableFileWriter.create(path))
     const parts = writers.slice(1)
     for (const trial of sorted) {
-      await traces.write(await fold.read('events', trial.events))
-      const record = JSON.parse((await fold.read('records', trial.record)).toString('utf8')) as TrialRecord
+      await traces.write(await fold.read('events', eventsRange(trial)))
+      const record = JSON.parse(
+        (await fold.read('records', recordRange(trial))).toString('utf8'),
+      ) as TrialRecord
       await scores.trial(record)
-      if (!trial.detailed) reportTrials.push(reportTrial(trial.slim))
-      else reportTrials.push(shown.wants(record) ? record : countedOnly(trial.slim, record))
-      for (let i = 0; i < parts.length; i++) {
-        const range = { offset: trial.parts[2 * i]!, length: trial.parts[2 * i + 1]! }
-        await parts[i]!.write(await fold.read(i, range))
-      }
+      const slim = slimOf.of(record)
+      slims.push(slim)
+      if (!trial.detailed) reportTrials.push(reportTrial(slim))
+      else reportTrials.push(shown.wants(record) ? record : countedOnly(slim, record))
+      for (let i = 0; i < parts.length; i++) await parts[i]!.write(await fold.read(i, partRange(trial, i)))
     }
     tracesDigest = await traces.close()
     for (const part of parts) await part.close()
@@ -72,6 +78,7 @@ export async function writeSortedParts(
   }
   return {
     traces: { sourcePath: tracesPath, digest: tracesDigest },
+    slims,
     reportTrials,
     parts: partPaths,
     finishScores: async (summary) => ({ sourcePath: scoresPath, digest: await scores.finish(summary) }),
@@ -104,8 +111,7 @@ function countedOnly(slim: SlimTrial, record: TrialRecord): ScoredTrial {
 /** Bundle order: benchmark, task, trial. */
 export function sortFolded(trials: readonly FoldedTrial[]): FoldedTrial[] {
   return [...trials].sort(
-    ({ slim: a }, { slim: b }) =>
-      cmp(a.benchmark.id, b.benchmark.id) || cmp(a.taskId, b.taskId) || a.trial - b.trial,
+    (a, b) => cmp(a.benchmarkId, b.benchmarkId) || cmp(a.taskId, b.taskId) || a.trial - b.trial,
   )
 }
 

@@ -2,7 +2,8 @@ import { join } from 'node:path'
 import { HtmlReportAggregates, htmlTrialRow, HTML_REPORT_FILE } from '../src/reports/html/index.ts'
 import type { RunSpanWriter } from '../src/observability/index.ts'
 import { loadObservability, type StreamedRows, type StreamedSpans } from './derived-files.ts'
-import type { FoldedTrialPart, SlimTrial } from './run-fold.ts'
+import type { FoldedTrialPart } from './run-fold.ts'
+import type { SlimTrial } from './slim-trial.ts'
 
 /** The parts' files in the fold folder. */
 const SPANS_PART = 'spans.jsonl'

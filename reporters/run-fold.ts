@@ -2,15 +2,7 @@ import { mkdir, open, type FileHandle } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { FindingList, type Finding } from '../src/bundles/findings.ts'
 import { TraceChecker } from '../src/bundles/trace-checks.ts'
-import {
-  TRIAL_OUTCOMES,
-  type BenchmarkInfo,
-  type EvaluatorScore,
-  type ScoredTrial,
-  type TraceEvent,
-  type TrialRecord,
-} from '../src/core/index.ts'
-import type { SummarizedTrial } from '../src/scorers/index.ts'
+import { TRIAL_OUTCOMES, type EvaluatorScore, type TraceEvent, type TrialRecord } from '../src/core/index.ts'
 import { LogTail, workerLogPaths } from '../src/stores/index.ts'
 
 /** The folder of the run's staging folder where the bundle's big files grow, beside the worker logs they come from. */
@@ -27,32 +19,43 @@ export interface ByteRange {
 }
 
 /**
- * What the end of the run needs of a trial without reading its record: the statistics' fields, the task checksum
- * (a baseline comparison's), the run id (the writer's check); its benchmark, runner and labels shared with the
- * trials that have equal ones. A ScoredTrial to the report code for the fields it has (see `reportTrial`).
+ * What the fold keeps of a trial while the run goes on: where its record, its events and its parts' texts are in the
+ * fold's files, and the few facts the end needs before it reads them back. The statistics' fields are not kept: the
+ * seal reads every record once, in bundle order, and makes them there (SlimTrials).
  */
-export type SlimTrial = SummarizedTrial & {
-  runId: string
-  benchmark: BenchmarkInfo
-  taskChecksum: string
-  scores: readonly SlimScore[]
-}
-
-type SlimScore = Pick<EvaluatorScore, 'evaluatorId' | 'kind' | 'score' | 'passed' | 'error' | 'findings'>
-
 export interface FoldedTrial {
-  slim: SlimTrial
-  record: ByteRange
-  events: ByteRange
+  benchmarkId: string
+  taskId: string
+  trial: number
+  /**
+   * Offset and length of its record in the spill, then of its events in the folded traces, then of its text in each
+   * part's file (in the order the parts were given), flat: one array, not an object per range.
+   */
+  ranges: number[]
   /**
    * report.md shows more of it than the slim form holds: it did not pass, or one of its scores failed, erred or
    * found something. Its record is read back from the spill for the report.
    */
   detailed: boolean
+  /** Its outcome is `interrupted`: an interrupted run's bundle leaves it out. */
+  interrupted: boolean
   /** What was wrong with its events (TraceChecker's findings), when anything was. */
   traceFindings?: Finding[]
-  /** Its text in each part's file, in the order the parts were given: offset and length of each, flat. */
-  parts: number[]
+}
+
+/** Where a folded trial's record is in the spill. */
+export function recordRange(t: FoldedTrial): ByteRange {
+  return { offset: t.ranges[0]!, length: t.ranges[1]! }
+}
+
+/** Where a folded trial's events are in the folded traces. */
+export function eventsRange(t: FoldedTrial): ByteRange {
+  return { offset: t.ranges[2]!, length: t.ranges[3]! }
+}
+
+/** Where a folded trial's text is in the file of part `i`. */
+export function partRange(t: FoldedTrial, i: number): ByteRange {
+  return { offset: t.ranges[4 + 2 * i]!, length: t.ranges[5 + 2 * i]! }
 }
 
 /** A part's file, open for the fold's appends. */
@@ -92,11 +95,10 @@ const RECORD_LINE_PREFIX = '{"record":'
 const NO_EVENTS: HeldEvents = { events: [], texts: [] }
 
 const OUTCOMES = new Set<unknown>(TRIAL_OUTCOMES)
-const NO_FINDINGS: SlimScore['findings'] = Object.freeze([]) as unknown as SlimScore['findings']
 
 /**
- * Folds a live run's worker logs as they grow: each finished trial (its `record` line) leaves memory as a slim
- * trial and two byte ranges, its record appended to the spill and its events to the folded traces; only the events
+ * Folds a live run's worker logs as they grow: each finished trial (its `record` line) leaves memory as its key and
+ * byte ranges, its record appended to the spill and its events to the folded traces; only the events
  * of trials still running are held. Lines are our own worker's, so they are JSON.parse'd and checked for the shape
  * the fold needs, never validated with zod again. A trial reported twice (a retried case) is the last one folded.
  */
@@ -106,7 +108,6 @@ export class RunFold {
   /** Record lines that were no trial record, said once each when the run ends. */
   readonly problems: string[] = []
   private readonly logs = new Map<string, FollowedLog>()
-  private readonly shared = new Map<string, unknown>()
   private spillSize = 0
   private tracesSize = 0
   private chain: Promise<void> = Promise.resolve()
@@ -115,7 +116,7 @@ export class RunFold {
 
   private constructor(
     private readonly stagingDir: string,
-    private readonly runId: string,
+    readonly runId: string,
     readonly dir: string,
     private readonly spill: FileHandle,
     private readonly traces: FileHandle,
@@ -290,63 +291,32 @@ export class RunFold {
     const recordBytes = Buffer.byteLength(recordText)
     const eventBytes = Buffer.byteLength(text)
     const parts = this.parts.map((p) => p.part.text(record, events))
-    const partRanges: number[] = []
+    // Of its final length: an array grown by push keeps room for more, which a 100,000-trial run pays for.
+    const ranges = new Array<number>(4 + 2 * parts.length)
+    ranges[0] = this.spillSize
+    ranges[1] = recordBytes
+    ranges[2] = this.tracesSize
+    ranges[3] = eventBytes
     parts.forEach((partText, i) => {
       const file = this.parts[i]!
       const length = Buffer.byteLength(partText)
-      partRanges.push(file.size, length)
+      ranges[4 + 2 * i] = file.size
+      ranges[5 + 2 * i] = length
       file.size += length
     })
     const folded: FoldedTrial = {
-      slim: this.slim(record),
-      record: { offset: this.spillSize, length: recordBytes },
-      events: { offset: this.tracesSize, length: eventBytes },
+      benchmarkId: record.benchmark.id,
+      taskId: record.taskId,
+      trial: record.trial,
+      ranges,
       detailed: !record.passed || record.scores.some(showsMore),
+      interrupted: record.outcome === 'interrupted',
       ...(findings.size > 0 ? { traceFindings: findings.toArray() } : {}),
-      parts: partRanges,
     }
     this.spillSize += recordBytes
     this.tracesSize += eventBytes
     this.trials.set(key, folded)
     return { record: recordText, events: text, parts }
-  }
-
-  private slim(record: TrialRecord): SlimTrial {
-    return {
-      runId: record.runId === this.runId ? this.runId : record.runId,
-      benchmark: this.share(record.benchmark),
-      taskId: record.taskId,
-      taskChecksum: record.taskChecksum,
-      trial: record.trial,
-      labels: this.share(record.labels),
-      passed: record.passed,
-      outcome: record.outcome,
-      result: record.result && this.share({ terminatedBy: record.result.terminatedBy }),
-      scores: record.scores.map((s) => ({
-        evaluatorId: s.evaluatorId,
-        kind: s.kind,
-        score: s.score,
-        passed: s.passed,
-        error: (s as Partial<EvaluatorScore>).error ?? null,
-        findings: NO_FINDINGS,
-      })),
-      usage: {
-        tokens: record.usage.tokens,
-        costUsd: record.usage.costUsd,
-        wallSeconds: record.usage.wallSeconds,
-        turns: record.usage.turns,
-      },
-      runner: this.share(record.runner),
-    }
-  }
-
-  /** One object for equal values (a run has a few benchmarks, runners and label sets, not one per trial). */
-  private share<T>(value: T): T {
-    const key = JSON.stringify(value)
-    const known = this.shared.get(key)
-    if (known !== undefined) return known as T
-    this.shared.set(key, value)
-    return value
   }
 }
 
@@ -371,15 +341,8 @@ function wrappedText(lineText: string, prefix: string, value: unknown): string {
 }
 
 export function trialKey(benchmark: string, taskId: string, trial: number): string {
-  return `${benchmark}\u0000${taskId}\u0000${trial}`
-}
-
-/**
- * The slim trial as the report code's ScoredTrial. Sound for a trial that is not `detailed`: report.md, the console
- * and job summaries and the baseline comparison read of such a trial only the fields the slim form keeps.
- */
-export function reportTrial(slim: SlimTrial): ScoredTrial {
-  return slim as unknown as ScoredTrial
+  // Joined, not concatenated: a key the fold keeps per trial is one flat string, not a rope of three.
+  return [benchmark, taskId, trial].join('\u0000')
 }
 
 /**

@@ -2,12 +2,13 @@ import { appendFile, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { workerLogPath, type ScoredTrial, type TrialRecord } from '../../src/core/index.ts'
+import { workerLogPath, type TrialRecord } from '../../src/core/index.ts'
 import { renderMarkdownReport } from '../../src/reports/index.ts'
 import { MAX_FINDING_ROWS, MAX_TRIAL_ROWS } from '../../src/reports/sections/trials.ts'
 import { consoleSummary } from '../../reporters/console-summary.ts'
-import { writeSortedParts } from '../../reporters/fold-seal.ts'
+import { sortFolded, writeSortedParts } from '../../reporters/fold-seal.ts'
 import { RunFold } from '../../reporters/run-fold.ts'
+import { SlimTrials } from '../../reporters/slim-trial.ts'
 import { makeEvents, makeMetadata, makeSummary, makeTrials, RUN_ID } from '../bundles/fixtures.ts'
 
 let staging: string
@@ -61,19 +62,22 @@ async function foldAndSort(records: readonly TrialRecord[]) {
   await appendFile(log, text)
   const fold = await RunFold.open(dir, RUN_ID)
   await fold.caughtUp()
-  const key = (t: { slim: ScoredTrial | { benchmark: { id: string }; taskId: string } }) =>
-    `${t.slim.benchmark.id}\u0000${t.slim.taskId}`
-  const sorted = [...fold.trials.values()].sort((a, b) => (key(a) < key(b) ? -1 : 1))
+  const sorted = sortFolded([...fold.trials.values()])
   const parts = await writeSortedParts(fold, sorted, [])
   await parts.abandon()
   await fold.close()
-  return parts.reportTrials
+  return parts
 }
+
+const bundleOrder = (records: readonly TrialRecord[]) =>
+  [...records].sort((a, b) =>
+    `${a.benchmark.id}\u0000${a.taskId}` < `${b.benchmark.id}\u0000${b.taskId}` ? -1 : 1,
+  )
 
 describe('writeSortedParts over a run whose agent fails everything', () => {
   it('keeps whole records only for the trials report.md shows row by row, however many there are', async () => {
     const records = failingRun(900)
-    const reportTrials = await foldAndSort(records)
+    const { reportTrials } = await foldAndSort(records)
     expect(reportTrials).toHaveLength(1800)
     const whole = reportTrials.filter((t) => 'verdicts' in t).length
     // Per benchmark: the first MAX_TRIAL_ROWS not passed and the trials of the first MAX_FINDING_ROWS finding rows.
@@ -84,12 +88,10 @@ describe('writeSortedParts over a run whose agent fails everything', () => {
   it('renders the same report.md and console summary as from every whole record', async () => {
     for (const tasks of [40, 900]) {
       const records = failingRun(tasks)
-      const reportTrials = await foldAndSort(records)
+      const { reportTrials } = await foldAndSort(records)
       const summary = makeSummary(records)
       const metadata = makeMetadata(records)
-      const sortedRecords = [...records].sort((a, b) =>
-        `${a.benchmark.id}\u0000${a.taskId}` < `${b.benchmark.id}\u0000${b.taskId}` ? -1 : 1,
-      )
+      const sortedRecords = bundleOrder(records)
       expect(renderMarkdownReport({ metadata, trials: reportTrials, summary })).toBe(
         renderMarkdownReport({ metadata, trials: sortedRecords, summary }),
       )
@@ -97,5 +99,16 @@ describe('writeSortedParts over a run whose agent fails everything', () => {
         consoleSummary(sortedRecords, summary, 'runs/x'),
       )
     }
+  })
+})
+
+describe('writeSortedParts and the slim forms', () => {
+  it("makes every trial's slim form from its spilled record, in bundle order, equal objects shared", async () => {
+    const records = failingRun(60)
+    const { slims } = await foldAndSort(records)
+    const expected = bundleOrder(records).map((r) => new SlimTrials(RUN_ID).of(r))
+    expect(slims).toEqual(expected)
+    expect(new Set(slims.map((s) => s.runner)).size).toBe(1)
+    expect(new Set(slims.map((s) => s.benchmark)).size).toBe(2)
   })
 })

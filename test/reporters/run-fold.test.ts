@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { RunFold } from '../../reporters/run-fold.ts'
+import { eventsRange, partRange, recordRange, RunFold } from '../../reporters/run-fold.ts'
 import { makeEvents, makeTrials, RUN_ID, tempDir } from '../bundles/fixtures.ts'
 
 let work: { path: string; remove: () => Promise<void> }
@@ -34,10 +34,12 @@ describe('RunFold', () => {
       await fold.caughtUp()
       const [folded] = [...fold.trials.values()]
       expect(fold.trials.size).toBe(1)
-      expect((await fold.read('events', folded!.events)).toString()).toBe(texts.map((t) => `${t}\n`).join(''))
+      expect((await fold.read('events', eventsRange(folded!))).toString()).toBe(
+        texts.map((t) => `${t}\n`).join(''),
+      )
       expect(seen).toEqual(events)
-      expect((await fold.read('records', folded!.record)).toString()).toBe(`${recordText}\n`)
-      expect((await fold.read(0, { offset: folded!.parts[0]!, length: folded!.parts[1]! })).toString()).toBe(
+      expect((await fold.read('records', recordRange(folded!))).toString()).toBe(`${recordText}\n`)
+      expect((await fold.read(0, partRange(folded!, 0))).toString()).toBe(
         `${events.map((e) => e.kind).join(',')}\n`,
       )
     } finally {

@@ -4,7 +4,8 @@ import { join } from 'node:path'
 import { derivedRunFiles } from '../../../reporters/derived-files.ts'
 import { invalidTraces, sortFolded, writeSortedParts } from '../../../reporters/fold-seal.ts'
 import { GrowingFiles } from '../../../reporters/growing-files.ts'
-import { FOLD_DIR, RunFold, type SlimTrial } from '../../../reporters/run-fold.ts'
+import { FOLD_DIR, RunFold } from '../../../reporters/run-fold.ts'
+import type { SlimTrial } from '../../../reporters/slim-trial.ts'
 import { runTargets, sealBundle } from '../../bundles/index.ts'
 import {
   BUNDLE_FORMAT_VERSION,
@@ -34,8 +35,9 @@ export interface MonitorBundleOptions {
 /**
  * A window's bundle (status `monitor`), written the way a run's reporter writes an eval run's: each scored trace is
  * folded as it arrives (its record spilled, its events and its spans.jsonl and report.html parts appended to the
- * fold's files), leaving only its slim form in memory; the end sorts, streams scores.json and seals. So memory is
- * bounded by the traces in flight and a few numbers per trace, not by the window.
+ * fold's files), leaving only its key and byte ranges in memory; the end reads the records back once in bundle
+ * order (scores.json, the statistics' slim forms) and seals. So memory is bounded by the traces in flight and a few
+ * numbers per trace, not by the window.
  */
 export function monitorBundleWriter(
   o: MonitorBundleOptions,
@@ -92,15 +94,15 @@ async function sealWindow(
   const sorted = sortFolded([...fold.trials.values()])
   const traceFindings = sorted.flatMap((t) => t.traceFindings ?? [])
   if (traceFindings.length > 0) throw invalidTraces(traceFindings)
-  const slims = sorted.map((t) => t.slim)
-  const summary = summarizeTrials(slims, DEFAULT_SUMMARY_SETTINGS)
-  const metadata = metadataOf(runId, info, slims, o)
   const parts = await writeSortedParts(
     fold,
     sorted,
     growing.parts.map((p) => p.file),
   )
   try {
+    const slims = parts.slims
+    const summary = summarizeTrials(slims, DEFAULT_SUMMARY_SETTINGS)
+    const metadata = metadataOf(runId, info, slims, o)
     const trials = parts.reportTrials
     const scores = await parts.finishScores(summary)
     const derived = derivedRunFiles({

@@ -1,0 +1,72 @@
+import type { BenchmarkInfo, EvaluatorScore, ScoredTrial, TrialRecord } from '../src/core/index.ts'
+import type { SummarizedTrial } from '../src/scorers/index.ts'
+
+/**
+ * What the end of the run needs of a trial without its whole record: the statistics' fields, the task checksum
+ * (a baseline comparison's), the run id (the writer's check); its benchmark, runner and labels shared with the
+ * trials that have equal ones. A ScoredTrial to the report code for the fields it has (see `reportTrial`). Made in
+ * the seal's one pass over the spilled records, not held while the run goes on.
+ */
+export type SlimTrial = SummarizedTrial & {
+  runId: string
+  benchmark: BenchmarkInfo
+  taskChecksum: string
+  scores: readonly SlimScore[]
+}
+
+type SlimScore = Pick<EvaluatorScore, 'evaluatorId' | 'kind' | 'score' | 'passed' | 'error' | 'findings'>
+
+const NO_FINDINGS: SlimScore['findings'] = Object.freeze([]) as unknown as SlimScore['findings']
+
+/** Makes slim trials of one run: equal benchmarks, runners, label sets and results are one object each. */
+export class SlimTrials {
+  private readonly shared = new Map<string, unknown>()
+
+  constructor(private readonly runId: string) {}
+
+  of(record: TrialRecord): SlimTrial {
+    return {
+      runId: record.runId === this.runId ? this.runId : record.runId,
+      benchmark: this.share(record.benchmark),
+      taskId: record.taskId,
+      taskChecksum: record.taskChecksum,
+      trial: record.trial,
+      labels: this.share(record.labels),
+      passed: record.passed,
+      outcome: record.outcome,
+      result: record.result && this.share({ terminatedBy: record.result.terminatedBy }),
+      scores: record.scores.map((s) => ({
+        evaluatorId: s.evaluatorId,
+        kind: s.kind,
+        score: s.score,
+        passed: s.passed,
+        error: (s as Partial<EvaluatorScore>).error ?? null,
+        findings: NO_FINDINGS,
+      })),
+      usage: {
+        tokens: record.usage.tokens,
+        costUsd: record.usage.costUsd,
+        wallSeconds: record.usage.wallSeconds,
+        turns: record.usage.turns,
+      },
+      runner: this.share(record.runner),
+    }
+  }
+
+  /** One object for equal values (a run has a few benchmarks, runners and label sets, not one per trial). */
+  private share<T>(value: T): T {
+    const key = JSON.stringify(value)
+    const known = this.shared.get(key)
+    if (known !== undefined) return known as T
+    this.shared.set(key, value)
+    return value
+  }
+}
+
+/**
+ * The slim trial as the report code's ScoredTrial. Sound for a trial that is not `detailed`: report.md, the console
+ * and job summaries and the baseline comparison read of such a trial only the fields the slim form keeps.
+ */
+export function reportTrial(slim: SlimTrial): ScoredTrial {
+  return slim as unknown as ScoredTrial
+}
