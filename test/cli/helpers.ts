@@ -1,5 +1,8 @@
 // Shared helpers of the CLI tests: run a command in process, and spawn bounded child processes.
 import { spawn } from 'node:child_process'
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { expect } from 'vitest'
 import { main } from '../../src/cli/main.ts'
 import type { CliIO } from '../../src/cli/io.ts'
 
@@ -93,4 +96,12 @@ export function npmInitPackageJson(name: string): Record<string, unknown> {
     license: 'ISC',
     type: 'commonjs',
   }
+}
+
+/** `runsDir` holds one bundle, `name`, and validate-bundle passes it without a word on stderr. */
+export async function expectOneValidBundle(runsDir: string, name: string): Promise<void> {
+  expect(await readdir(runsDir)).toEqual([name])
+  const validated = await runCli('validate-bundle', join(runsDir, name))
+  expect(validated.stderr).toBe('')
+  expect(validated.code).toBe(0)
 }

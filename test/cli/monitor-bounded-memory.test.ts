@@ -3,7 +3,7 @@
 // seed's does: it lists them all, then scores) runs out of heap and dies; ours holds a page and the traces in
 // flight, so it scores and publishes every trace and writes a valid bundle.
 import { spawn } from 'node:child_process'
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, rm } from 'node:fs/promises'
 import type { IncomingMessage } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -13,7 +13,7 @@ import type { FullTrace } from '../../src/core/index.ts'
 import { buildCli, type BuiltCli } from '../e2e/helpers.ts'
 import { productionTrace } from '../monitor/support/traces.ts'
 import { listenOnLoopback } from '../support/loopback-server.ts'
-import { cleanEnv, runCli } from './helpers.ts'
+import { cleanEnv, expectOneValidBundle } from './helpers.ts'
 
 const TRACES = 240
 /** The LLM call's prompt, as production prompts are: retrieved documents, history. Parsed, then dropped. */
@@ -119,10 +119,7 @@ it(`scores a window of ${TRACES} traces of ${PROMPT_BYTES / 1024} KiB each under
     expect(new Set(scores.map((s) => s.traceId)).size).toBe(TRACES)
     expect(scores.every((s) => typeof s.score === 'number')).toBe(true)
 
-    expect(await readdir(runs)).toEqual(['heavy-1'])
-    const validated = await runCli('validate-bundle', join(runs, 'heavy-1'))
-    expect(validated.stderr).toBe('')
-    expect(validated.code).toBe(0)
+    await expectOneValidBundle(runs, 'heavy-1')
   } finally {
     server.close()
   }

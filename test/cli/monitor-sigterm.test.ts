@@ -2,13 +2,13 @@
 // monitor-child.ts): it stops fetching, lets what is in flight finish, publishes what was scored to the test's
 // 127.0.0.1 publisher, logs how many fetched traces were left out, writes a valid bundle and exits 0.
 import { spawn } from 'node:child_process'
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import type { IncomingMessage, Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { cleanEnv, runCli } from './helpers.ts'
+import { cleanEnv, expectOneValidBundle } from './helpers.ts'
 import { REPO_ROOT } from '../e2e/helpers.ts'
 import { listenOnLoopback } from '../support/loopback-server.ts'
 import { seedFlags } from '../monitor/support/parts.ts'
@@ -122,10 +122,7 @@ it('SIGTERM during a 200-trace window: exit 0, the scored part published, the un
     const ids = published[0]!.scores.map((s) => s.individual.traceId)
     expect(new Set(ids).size).toBe(scored)
 
-    expect(await readdir(runs)).toEqual(['run-1'])
-    const validated = await runCli('validate-bundle', join(runs, 'run-1'))
-    expect(validated.stderr).toBe('')
-    expect(validated.code).toBe(0)
+    await expectOneValidBundle(runs, 'run-1')
   } finally {
     server.close()
   }
