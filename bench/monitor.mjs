@@ -182,20 +182,20 @@ console.log(
   '| traces | heap | wall | cpu | peak RSS (tree) | live heap | traces/s | RSS vs the smallest window |',
 )
 console.log('|---|---|---|---|---|---|---|---|')
-const row = (size, fs, heap) => {
+/** One size's rounds, its RSS ratio taken round by round against the smallest window of the same heap setting. */
+const row = (size, runs, heap) => {
+  const fs = runs.get(size)
   const wallMs = med(fs, 'wallMs')
   const peakMb = med(fs, 'peakMb')
-  const ratio = median(
-    fs.map((f, i) => f.peakMb / (heap === 'default' ? results : underCap).get(base)[i].peakMb),
-  )
+  const ratio = median(fs.map((f, i) => f.peakMb / runs.get(base)[i].peakMb))
   console.log(
     `| ${size} | ${heap} | ${wallMs.toFixed(0)} ms | ${med(fs, 'cpuMs').toFixed(0)} ms | ${peakMb.toFixed(1)} MiB | ` +
       `${med(fs, 'liveMb').toFixed(1)} MiB (${med(fs, 'fullGcs')} full GCs) | ${((size / wallMs) * 1000).toFixed(0)} | ` +
       `${ratio.toFixed(3)}× |`,
   )
 }
-for (const size of sizes) row(size, results.get(size), 'default')
-for (const [size, fs] of underCap) row(size, fs, `${heapMb} MB`)
+for (const size of sizes) row(size, results, 'default')
+for (const size of underCap.keys()) row(size, underCap, `${heapMb} MB`)
 const perTrace = (fs, key) => ((med(fs, key) - med(results.get(base), key)) * 1024) / Math.max(1, last - base)
 console.log(
   `    growth per trace, ${base} → ${last}: peak RSS ${perTrace(results.get(last), 'peakMb').toFixed(2)} KiB, ` +
