@@ -341,8 +341,7 @@ function wrappedText(lineText: string, prefix: string, value: unknown): string {
 }
 
 export function trialKey(benchmark: string, taskId: string, trial: number): string {
-  // Joined, not concatenated: a key the fold keeps per trial is one flat string, not a rope of three.
-  return [benchmark, taskId, trial].join('\u0000')
+  return `${benchmark}\u0000${taskId}\u0000${trial}`
 }
 
 /**
