@@ -11,7 +11,6 @@ import {
   COMPARISON_META_KEY,
   META_KEY,
   PROVIDE_KEY,
-  canonicalJson,
   checksumOf,
   errorMessage,
   newRunId,
@@ -21,7 +20,6 @@ import {
   type BenchmarkInfo,
   type PassRateGate,
   type RegisteredTrials,
-  type RunnerInfo,
   type RunSummary,
   type ScoredTrial,
   type SummarySettings,
@@ -32,12 +30,7 @@ import { noTrialMatched } from './no-trial-matched.ts'
 import { whyNotWritable } from '../src/stores/index.ts'
 import { renderMarkdownReport } from '../src/reports/index.ts'
 import { terminalText } from '../src/reports/escape-terminal.ts'
-import {
-  resolveSummarySettings,
-  summarizeTrials,
-  type CompareOptions,
-  type SummaryOptions,
-} from '../src/scorers/index.ts'
+import { resolveSummarySettings, type CompareOptions, type SummaryOptions } from '../src/scorers/index.ts'
 import { compareWithBaseline } from './baseline.ts'
 import { consoleSummary } from './console-summary.ts'
 import { derivedRunFiles, timeStage } from './derived-files.ts'
@@ -45,6 +38,8 @@ import { appendGithubStepSummary, githubStepSummary, VIEW_URL_ENV } from './gith
 import { replayCommand, type ConfigReplay } from './replay-command.ts'
 import { gitState, type GitState } from './run-environment.ts'
 import { invalidTraces, sortFolded, writeSortedParts, type SortedParts } from './fold-seal.ts'
+import { SealTally } from './seal-tally.ts'
+import { reportTrial } from './slim-trial.ts'
 import { GrowingFiles } from './growing-files.ts'
 import { endMergeReports, mergingReports } from './merge-reports.ts'
 import { foldBlobCopies } from './blob-copies.ts'
@@ -403,13 +398,15 @@ export class BundleReporter implements Reporter {
     const sorted = sortFolded([...run.fold.trials.values()])
     const traceFindings = sorted.flatMap((t) => t.traceFindings ?? [])
     if (traceFindings.length > 0) throw invalidTraces(traceFindings)
+    const tally = new SealTally(run.runId, this.settings, true)
     const parts = await writeSortedParts(
       run.fold,
       sorted,
       run.growing.parts.map((p) => p.file),
+      tally,
     )
     try {
-      return await this.sealRun(run, reason, { registered, gates }, unreported, parts)
+      return await this.sealRun(run, reason, { registered, gates }, unreported, parts, tally)
     } catch (e) {
       await parts.abandon()
       throw e
@@ -422,15 +419,12 @@ export class BundleReporter implements Reporter {
     { registered, gates }: { registered: RegisteredTrials[]; gates: PassRateGate[] },
     unreported: MetadataUnreported | undefined,
     parts: SortedParts,
+    tally: SealTally,
   ): Promise<{ dir: string; trials: ScoredTrial[]; summary: RunSummary; metadata: RunMetadata }> {
     const vitest = this.requireVitest()
-    const slims = parts.slims
-    const { value: summary, stage: score } = timeStage(() => summarizeTrials(slims, this.settings))
-    const targets = unique(slims.map((t) => t.runner))
-    const benchmarks = uniqueBy(
-      slims.map((t) => t.benchmark),
-      (b: BenchmarkInfo) => b.id,
-    )
+    const slims = tally.slims
+    const { value: summary, stage: score } = timeStage(() => tally.summary())
+    const { targets, benchmarks } = tally
     const finishedAt = new Date()
     const shard = this.options.shard ?? vitest.config.shard ?? null
     const testNamePattern = vitest.config.testNamePattern?.source ?? null
@@ -461,7 +455,7 @@ export class BundleReporter implements Reporter {
           maxConcurrency: project?.config.maxConcurrency ?? null,
           targets,
           benchmarks,
-          evaluators: [...new Set(slims.flatMap((t) => t.scores.map((s) => s.evaluatorId)))].sort(),
+          evaluators: tally.evaluators,
           labels: this.options.labels,
         }),
       seed: this.settings.bootstrap.seed,
@@ -476,7 +470,8 @@ export class BundleReporter implements Reporter {
       runGroup: run.runGroup,
       ...(gates.length > 0 ? { gates } : {}),
     }
-    const trials = parts.reportTrials
+    // The console and job summaries and the baseline comparison read only what the slim forms keep.
+    const trials = slims.map(reportTrial)
     // Half a run measured against a whole one would read as a regression: an interrupted run is not compared.
     const comparison =
       metadata.status === 'interrupted' ? undefined : await this.comparison(run, trials, benchmarks)
@@ -487,7 +482,7 @@ export class BundleReporter implements Reporter {
       trials: [],
       summary,
       score,
-      ...run.growing.sealed(parts.parts, slims, run.fold.dir),
+      ...run.growing.sealed(parts.parts, tally.totals, run.fold.dir),
     })
     const derivedFiles = await derived.derivedFiles([])
     const dir = await sealBundle({
@@ -496,7 +491,7 @@ export class BundleReporter implements Reporter {
       trials: slims,
       traces: parts.traces,
       scores,
-      reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
+      reports: { 'report.md': renderMarkdownReport({ metadata, trials: tally.report, summary }) },
       extraFiles: [
         ...(await recordingsFile(run.stagingDir)),
         ...(await artifactFiles(run.stagingDir)),
@@ -651,16 +646,6 @@ async function resolveResume(
 }
 
 type MetadataUnreported = NonNullable<RunMetadata['unreported']>
-
-function unique(infos: readonly RunnerInfo[]): RunnerInfo[] {
-  return uniqueBy(infos, canonicalJson)
-}
-
-function uniqueBy<T>(items: readonly T[], key: (item: T) => string): T[] {
-  const seen = new Map<string, T>()
-  for (const item of items) if (!seen.has(key(item))) seen.set(key(item), item)
-  return [...seen.values()]
-}
 
 /**
  * A runs folder the run cannot write to, with the reason `agentevalops doctor` gives: below a read-only folder a

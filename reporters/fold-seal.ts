@@ -8,21 +8,13 @@ import {
   type Finding,
   type PrewrittenFile,
 } from '../src/bundles/index.ts'
-import { AgentEvalOpsError, type RunSummary, type ScoredTrial, type TrialRecord } from '../src/core/index.ts'
-import { ShownTrials } from '../src/reports/sections/trials.ts'
+import { AgentEvalOpsError, type RunSummary, type TrialRecord } from '../src/core/index.ts'
 import { eventsRange, partRange, recordRange, type FoldedTrial, type RunFold } from './run-fold.ts'
-import { reportTrial, SlimTrials, type SlimTrial } from './slim-trial.ts'
+import type { SealTally } from './seal-tally.ts'
 
 export interface SortedParts {
   /** traces.jsonl in bundle order, copied from the folded traces. */
   traces: PrewrittenFile
-  /** Every trial's slim form, in bundle order: what the statistics, metadata and report.html's totals read. */
-  slims: SlimTrial[]
-  /**
-   * The trials for report.md, the summaries and the comparison: whole records where report.md shows more of them
-   * than the slim form holds, for as many trials as it shows row by row (however many failed).
-   */
-  reportTrials: ScoredTrial[]
   /** Each part's file (RunFold's parts, in their order) with the texts of the bundle's trials, in bundle order. */
   parts: string[]
   /** Ends scores.json (whose trials are written) with the run's summary. */
@@ -33,13 +25,15 @@ export interface SortedParts {
 
 /**
  * One pass over the folded trials in bundle order (benchmark, task, trial): traces.jsonl from their events' byte
- * ranges, scores.json's trials and their slim forms from their spilled records, each part's file from its texts.
- * All land in the fold folder, for sealBundle to move or copy into the bundle; memory holds one record at a time.
+ * ranges, scores.json's trials from their spilled records, each part's file from its texts, and each record handed
+ * to `tally` (the statistics, the metadata's lists, the reports' figures). All land in the fold folder, for
+ * sealBundle to move or copy into the bundle; memory holds one record at a time.
  */
 export async function writeSortedParts(
   fold: RunFold,
   sorted: readonly FoldedTrial[],
   partFiles: readonly string[],
+  tally: Pick<SealTally, 'add'>,
 ): Promise<SortedParts> {
   const tracesPath = join(fold.dir, TRACES_FILE)
   const scoresPath = join(fold.dir, SCORES_FILE)
@@ -50,10 +44,6 @@ export async function writeSortedParts(
     await traces.abandon()
     throw e
   })
-  const reportTrials: ScoredTrial[] = []
-  const slims: SlimTrial[] = []
-  const slimOf = new SlimTrials(fold.runId)
-  const shown = new ShownTrials()
   let tracesDigest
   try {
     for (const path of partPaths) writers.push(await DurableFileWriter.create(path))
@@ -64,10 +54,7 @@ export async function writeSortedParts(
         (await fold.read('records', recordRange(trial))).toString('utf8'),
       ) as TrialRecord
       await scores.trial(record)
-      const slim = slimOf.of(record)
-      slims.push(slim)
-      if (!trial.detailed) reportTrials.push(reportTrial(slim))
-      else reportTrials.push(shown.wants(record) ? record : countedOnly(slim, record))
+      tally.add(record)
       for (let i = 0; i < parts.length; i++) await parts[i]!.write(await fold.read(i, partRange(trial, i)))
     }
     tracesDigest = await traces.close()
@@ -78,34 +65,10 @@ export async function writeSortedParts(
   }
   return {
     traces: { sourcePath: tracesPath, digest: tracesDigest },
-    slims,
-    reportTrials,
     parts: partPaths,
     finishScores: async (summary) => ({ sourcePath: scoresPath, digest: await scores.finish(summary) }),
     abandon: () => scores.abandon(),
   }
-}
-
-/** A stand-in for findings report.md counts but does not show: only their number (not zero) is read. */
-const COUNTED_FINDINGS = Object.freeze([
-  Object.freeze({ type: 'counted', message: '', citations: Object.freeze([]) }),
-]) as unknown as ScoredTrial['scores'][number]['findings']
-const NO_CITATIONS: readonly number[] = Object.freeze([])
-
-/**
- * A trial report.md only counts (past the rows it shows): its slim form, a score that gets a finding row with the
- * fields that row is drawn from standing in (findings as COUNTED_FINDINGS where it had some), so that the count of
- * finding rows stays that of its record. A 100,000-trial run whose agent fails everything then holds one small
- * object per trial, not its whole record.
- */
-function countedOnly(slim: SlimTrial, record: TrialRecord): ScoredTrial {
-  const trial = reportTrial(slim)
-  const scores = trial.scores.map((s, i) => {
-    const found = (record.scores[i]?.findings.length ?? 0) > 0
-    if (s.error === null && s.passed && !found) return s
-    return { ...s, explanation: '', citations: NO_CITATIONS, findings: found ? COUNTED_FINDINGS : s.findings }
-  })
-  return { ...trial, scores } as ScoredTrial
 }
 
 /** Bundle order: benchmark, task, trial. */

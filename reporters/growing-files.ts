@@ -1,9 +1,8 @@
 import { join } from 'node:path'
-import { HtmlReportAggregates, htmlTrialRow, HTML_REPORT_FILE } from '../src/reports/html/index.ts'
+import { htmlTrialRow, HTML_REPORT_FILE, type HtmlReportTotals } from '../src/reports/html/index.ts'
 import type { RunSpanWriter } from '../src/observability/index.ts'
 import { loadObservability, type StreamedRows, type StreamedSpans } from './derived-files.ts'
 import type { FoldedTrialPart } from './run-fold.ts'
-import type { SlimTrial } from './slim-trial.ts'
 
 /** The parts' files in the fold folder. */
 const SPANS_PART = 'spans.jsonl'
@@ -35,16 +34,14 @@ export class GrowingFiles {
     )
   }
 
-  /** What derivedRunFiles takes, from the parts' files sorted in bundle order, for the bundle's trials. */
+  /** What derivedRunFiles takes, from the parts' files sorted in bundle order and the totals of the same trials. */
   sealed(
     sortedParts: readonly string[],
-    trials: readonly SlimTrial[],
+    totals: HtmlReportTotals,
     foldDir: string,
   ): { spans: StreamedSpans; rows: StreamedRows } {
     const [spans, rows] = sortedParts
     if (spans === undefined || rows === undefined) throw new Error('GrowingFiles: the parts were not sorted')
-    const totals = new HtmlReportAggregates()
-    for (const trial of trials) totals.add(trial)
     return {
       spans: { writer: this.spans, path: spans },
       rows: { path: rows, totals, out: join(foldDir, HTML_REPORT_FILE) },

@@ -2,7 +2,7 @@ import { mkdir, open, type FileHandle } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { FindingList, type Finding } from '../src/bundles/findings.ts'
 import { TraceChecker } from '../src/bundles/trace-checks.ts'
-import { TRIAL_OUTCOMES, type EvaluatorScore, type TraceEvent, type TrialRecord } from '../src/core/index.ts'
+import { TRIAL_OUTCOMES, type TraceEvent, type TrialRecord } from '../src/core/index.ts'
 import { LogTail, workerLogPaths } from '../src/stores/index.ts'
 
 /** The folder of the run's staging folder where the bundle's big files grow, beside the worker logs they come from. */
@@ -32,11 +32,6 @@ export interface FoldedTrial {
    * part's file (in the order the parts were given), flat: one array, not an object per range.
    */
   ranges: number[]
-  /**
-   * report.md shows more of it than the slim form holds: it did not pass, or one of its scores failed, erred or
-   * found something. Its record is read back from the spill for the report.
-   */
-  detailed: boolean
   /** Its outcome is `interrupted`: an interrupted run's bundle leaves it out. */
   interrupted: boolean
   /** What was wrong with its events (TraceChecker's findings), when anything was. */
@@ -309,7 +304,6 @@ export class RunFold {
       taskId: record.taskId,
       trial: record.trial,
       ranges,
-      detailed: !record.passed || record.scores.some(showsMore),
       interrupted: record.outcome === 'interrupted',
       ...(findings.size > 0 ? { traceFindings: findings.toArray() } : {}),
     }
@@ -318,15 +312,6 @@ export class RunFold {
     this.trials.set(key, folded)
     return { record: recordText, events: text, parts }
   }
-}
-
-/**
- * A score report.md says more of than the slim form keeps. Fields with schema defaults may be absent: the record is
- * as the worker built it, not as a parse would have filled it in.
- */
-function showsMore(score: EvaluatorScore): boolean {
-  const s = score as Partial<EvaluatorScore>
-  return !s.passed || (s.error ?? null) !== null || (s.findings?.length ?? 0) > 0
 }
 
 /**

@@ -7,10 +7,16 @@ import { headlineSection } from './sections/headline.ts'
 import { outcomesSection } from './sections/outcomes.ts'
 import { passAtKSection } from './sections/pass-at-k.ts'
 import { tasksSection } from './sections/tasks.ts'
-import { findingsSection, trialsSection } from './sections/trials.ts'
+import { findingsSection, ReportTrials, trialsSection } from './sections/trials.ts'
 import { usageSection } from './sections/usage.ts'
 
-export type MarkdownReportInput = ReportInput
+/**
+ * A report's input; its trials may come as a ReportTrials a run's seal filled as it read its records, in place
+ * of the records.
+ */
+export type MarkdownReportInput = Omit<ReportInput, 'trials'> & {
+  trials: ReportInput['trials'] | ReportTrials
+}
 
 /** The file name of the Markdown report in a bundle. */
 export const MARKDOWN_REPORT_FILE = 'report.md'
@@ -20,7 +26,8 @@ export const MARKDOWN_REPORT_FILE = 'report.md'
  * The headline pass rate and the tasks it hides come first; the comparison with a baseline, when there is one,
  * last.
  */
-export function renderMarkdownReport({ metadata, trials, summary }: MarkdownReportInput): string {
+export function renderMarkdownReport({ metadata, trials: input, summary }: MarkdownReportInput): string {
+  const trials = ReportTrials.from(input)
   const sections = [
     headerSection(metadata),
     headlineSection(summary),

@@ -8,7 +8,9 @@ import { MAX_FINDING_ROWS, MAX_TRIAL_ROWS } from '../../src/reports/sections/tri
 import { consoleSummary } from '../../reporters/console-summary.ts'
 import { sortFolded, writeSortedParts } from '../../reporters/fold-seal.ts'
 import { RunFold } from '../../reporters/run-fold.ts'
-import { SlimTrials } from '../../reporters/slim-trial.ts'
+import { SealTally } from '../../reporters/seal-tally.ts'
+import { reportTrial, SlimTrials } from '../../reporters/slim-trial.ts'
+import { DEFAULT_SUMMARY_SETTINGS } from '../../src/scorers/index.ts'
 import { makeEvents, makeMetadata, makeSummary, makeTrials, RUN_ID } from '../bundles/fixtures.ts'
 
 let staging: string
@@ -63,10 +65,11 @@ async function foldAndSort(records: readonly TrialRecord[]) {
   const fold = await RunFold.open(dir, RUN_ID)
   await fold.caughtUp()
   const sorted = sortFolded([...fold.trials.values()])
-  const parts = await writeSortedParts(fold, sorted, [])
+  const tally = new SealTally(RUN_ID, DEFAULT_SUMMARY_SETTINGS, true)
+  const parts = await writeSortedParts(fold, sorted, [], tally)
   await parts.abandon()
   await fold.close()
-  return parts
+  return { tally, sorted }
 }
 
 const bundleOrder = (records: readonly TrialRecord[]) =>
@@ -75,27 +78,32 @@ const bundleOrder = (records: readonly TrialRecord[]) =>
   )
 
 describe('writeSortedParts over a run whose agent fails everything', () => {
-  it('keeps whole records only for the trials report.md shows row by row, however many there are', async () => {
-    const records = failingRun(900)
-    const { reportTrials } = await foldAndSort(records)
-    expect(reportTrials).toHaveLength(1800)
-    const whole = reportTrials.filter((t) => 'verdicts' in t).length
-    // Per benchmark: the first MAX_TRIAL_ROWS not passed and the trials of the first MAX_FINDING_ROWS finding rows.
-    expect(whole).toBeLessThanOrEqual(2 * (MAX_TRIAL_ROWS + MAX_FINDING_ROWS))
-    expect(whole).toBeGreaterThan(0)
+  it("keeps report.md's rows only for the trials it shows row by row, however many there are", async () => {
+    const { tally } = await foldAndSort(failingRun(900))
+    expect(tally.count).toBe(1800)
+    const benchmarks = [...tally.report.benchmarks.values()]
+    expect(benchmarks.map((b) => [b.id, b.notPassed, b.findingRows])).toEqual([
+      ['alpha', 600, 600],
+      ['beta', 600, 600],
+    ])
+    for (const b of benchmarks) {
+      expect(b.notPassedRows).toHaveLength(MAX_TRIAL_ROWS)
+      expect(b.findings).toHaveLength(MAX_FINDING_ROWS)
+    }
   })
 
-  it('renders the same report.md and console summary as from every whole record', async () => {
+  it('renders the same report.md, summary and console summary as from every whole record', async () => {
     for (const tasks of [40, 900]) {
       const records = failingRun(tasks)
-      const { reportTrials } = await foldAndSort(records)
+      const { tally } = await foldAndSort(records)
       const summary = makeSummary(records)
       const metadata = makeMetadata(records)
       const sortedRecords = bundleOrder(records)
-      expect(renderMarkdownReport({ metadata, trials: reportTrials, summary })).toBe(
+      expect(renderMarkdownReport({ metadata, trials: tally.report, summary })).toBe(
         renderMarkdownReport({ metadata, trials: sortedRecords, summary }),
       )
-      expect(consoleSummary(reportTrials, summary, 'runs/x')).toBe(
+      expect(JSON.stringify(tally.summary())).toBe(JSON.stringify(summary))
+      expect(consoleSummary(tally.slims.map(reportTrial), summary, 'runs/x')).toBe(
         consoleSummary(sortedRecords, summary, 'runs/x'),
       )
     }
@@ -105,10 +113,42 @@ describe('writeSortedParts over a run whose agent fails everything', () => {
 describe('writeSortedParts and the slim forms', () => {
   it("makes every trial's slim form from its spilled record, in bundle order, equal objects shared", async () => {
     const records = failingRun(60)
-    const { slims } = await foldAndSort(records)
+    const { tally } = await foldAndSort(records)
     const expected = bundleOrder(records).map((r) => new SlimTrials(RUN_ID).of(r))
-    expect(slims).toEqual(expected)
-    expect(new Set(slims.map((s) => s.runner)).size).toBe(1)
-    expect(new Set(slims.map((s) => s.benchmark)).size).toBe(2)
+    expect(tally.slims).toEqual(expected)
+    expect(new Set(tally.slims.map((s) => s.runner)).size).toBe(1)
+    expect(new Set(tally.slims.map((s) => s.benchmark)).size).toBe(2)
+    expect(tally.targets).toEqual([records[0]!.runner])
+    expect(tally.benchmarks.map((b) => b.id)).toEqual(['alpha', 'beta'])
+  })
+
+  it('keeps no slim form when asked not to, and keys the seal by the fold, foreign run ids included', async () => {
+    const records = failingRun(10).map((r, i) => (i === 3 ? { ...r, runId: 'other-run' } : r))
+    const dir = await mkdtemp(join(staging, 'run-'))
+    const log = workerLogPath(dir, process.pid, 1)
+    await mkdir(dirname(log), { recursive: true })
+    await appendFile(
+      log,
+      records
+        .map((record) =>
+          [...makeEvents(record).map((event) => ({ event })), { record }]
+            .map((l) => `${JSON.stringify(l)}\n`)
+            .join(''),
+        )
+        .join(''),
+    )
+    const fold = await RunFold.open(dir, RUN_ID)
+    await fold.caughtUp()
+    const sorted = sortFolded([...fold.trials.values()])
+    const tally = new SealTally(RUN_ID, DEFAULT_SUMMARY_SETTINGS, false)
+    await (await writeSortedParts(fold, sorted, [], tally)).abandon()
+    await fold.close()
+    expect(tally.slims).toEqual([])
+    const keys = tally.sealKeys(sorted)
+    const expected = bundleOrder(records)
+    expect(keys.map((k) => [k.runId, k.benchmark.id, k.taskId, k.trial])).toEqual(
+      expected.map((r) => [r.runId, r.benchmark.id, r.taskId, r.trial]),
+    )
+    expect(keys.filter((k) => k.runId === 'other-run')).toHaveLength(1)
   })
 })

@@ -5,8 +5,8 @@ import { derivedRunFiles } from '../../../reporters/derived-files.ts'
 import { invalidTraces, sortFolded, writeSortedParts } from '../../../reporters/fold-seal.ts'
 import { GrowingFiles } from '../../../reporters/growing-files.ts'
 import { FOLD_DIR, RunFold } from '../../../reporters/run-fold.ts'
-import type { SlimTrial } from '../../../reporters/slim-trial.ts'
-import { runTargets, sealBundle } from '../../bundles/index.ts'
+import { SealTally } from '../../../reporters/seal-tally.ts'
+import { sealBundle } from '../../bundles/index.ts'
 import {
   BUNDLE_FORMAT_VERSION,
   checksumOf,
@@ -17,7 +17,7 @@ import {
 } from '../../core/index.ts'
 import type { ScoredTrace, WindowBundleWriter } from '../../monitor/index.ts'
 import { renderMarkdownReport } from '../../reports/index.ts'
-import { DEFAULT_SUMMARY_SETTINGS, summarizeTrials } from '../../scorers/index.ts'
+import { DEFAULT_SUMMARY_SETTINGS } from '../../scorers/index.ts'
 import { JsonlTraceStore } from '../../stores/index.ts'
 
 export interface MonitorBundleOptions {
@@ -36,7 +36,7 @@ export interface MonitorBundleOptions {
  * A window's bundle (status `monitor`), written the way a run's reporter writes an eval run's: each scored trace is
  * folded as it arrives (its record spilled, its events and its spans.jsonl and report.html parts appended to the
  * fold's files), leaving only its key and byte ranges in memory; the end reads the records back once in bundle
- * order (scores.json, the statistics' slim forms) and seals. So memory is bounded by the traces in flight and a few
+ * order (scores.json, the statistics and the reports' figures, a record at a time) and seals. So memory is bounded by the traces in flight and a few
  * numbers per trace, not by the window.
  */
 export function monitorBundleWriter(
@@ -94,30 +94,30 @@ async function sealWindow(
   const sorted = sortFolded([...fold.trials.values()])
   const traceFindings = sorted.flatMap((t) => t.traceFindings ?? [])
   if (traceFindings.length > 0) throw invalidTraces(traceFindings)
+  const tally = new SealTally(runId, DEFAULT_SUMMARY_SETTINGS, false)
   const parts = await writeSortedParts(
     fold,
     sorted,
     growing.parts.map((p) => p.file),
+    tally,
   )
   try {
-    const slims = parts.slims
-    const summary = summarizeTrials(slims, DEFAULT_SUMMARY_SETTINGS)
-    const metadata = metadataOf(runId, info, slims, o)
-    const trials = parts.reportTrials
+    const summary = tally.summary()
+    const metadata = metadataOf(runId, info, tally, o)
     const scores = await parts.finishScores(summary)
     const derived = derivedRunFiles({
       metadata,
       trials: [],
       summary,
-      ...growing.sealed(parts.parts, slims, fold.dir),
+      ...growing.sealed(parts.parts, tally.totals, fold.dir),
     })
     const dir = await sealBundle({
       runsDir: o.runsDir,
       metadata,
-      trials: slims,
+      trials: tally.sealKeys(sorted),
       traces: parts.traces,
       scores,
-      reports: { 'report.md': renderMarkdownReport({ metadata, trials, summary }) },
+      reports: { 'report.md': renderMarkdownReport({ metadata, trials: tally.report, summary }) },
       replayCommand: o.replayCommand,
       extraFiles: await derived.derivedFiles([]),
     })
@@ -150,10 +150,10 @@ function freeRunId(runsDir: string, runId: string): string {
 function metadataOf(
   runId: string,
   info: MonitorRunInfo,
-  trials: readonly SlimTrial[],
+  tally: SealTally,
   { startedAt, evaluatorsKey }: MonitorBundleOptions,
 ): RunMetadata {
-  const { targets, benchmarks } = runTargets(trials)
+  const { targets, benchmarks } = tally
   const finishedAt = new Date()
   return {
     schemaVersion: BUNDLE_FORMAT_VERSION,
@@ -177,7 +177,7 @@ function metadataOf(
     shard: null,
     vitestProject: 'monitor',
     testNamePattern: null,
-    trialCount: trials.length,
+    trialCount: tally.count,
     resumedFrom: [],
     runGroup: null,
     monitor: info,

@@ -14,16 +14,22 @@ export const MAX_TRIAL_ROWS = 100
  * The trials that did not pass, with their outcome, usage and why; the passed ones are counted, not listed. Past
  * MAX_TRIAL_ROWS each benchmark gets its share of the rows, and the rest are counted per benchmark.
  */
-export function trialsSection(trials: readonly ScoredTrial[]): string {
-  if (trials.length === 0) return '## Trials\n\nNo trials recorded.'
+export function trialsSection(input: readonly ScoredTrial[] | ReportTrials): string {
+  const trials = ReportTrials.from(input)
+  if (trials.count === 0) return '## Trials\n\nNo trials recorded.'
   // Equal task ids in two benchmarks are different tasks: name the benchmark when a run has several.
-  const multiBenchmark = new Set(trials.map((t) => t.benchmark.id)).size > 1
-  const notPassed = [...trials].sort(byTrial).filter((t) => !t.passed)
-  const passed = trials.length - notPassed.length
-  if (notPassed.length === 0) {
-    return `## Trials\n\nAll ${plural(trials.length, 'trial')} passed; report.html and scores.json hold each of them.`
+  const benchmarks = [...trials.benchmarks.values()]
+  const multiBenchmark = benchmarks.length > 1
+  const notPassed = benchmarks.reduce((sum, b) => sum + b.notPassed, 0)
+  const passed = trials.count - notPassed
+  if (notPassed === 0) {
+    return `## Trials\n\nAll ${plural(trials.count, 'trial')} passed; report.html and scores.json hold each of them.`
   }
-  const listed = sharedOut(notPassed, (t) => t.benchmark.id, MAX_TRIAL_ROWS)
+  const listed = sharedOut(
+    benchmarks.flatMap((b) => b.notPassedRows),
+    (row) => row.benchmark,
+    MAX_TRIAL_ROWS,
+  )
   const headers = [
     ...(multiBenchmark ? ['Benchmark'] : []),
     'Task',
@@ -38,33 +44,23 @@ export function trialsSection(trials: readonly ScoredTrial[]): string {
   const align = headers.map((h) =>
     ['Trial', 'Tokens', 'Cost (USD)', 'Wall (s)'].includes(h) ? 'right' : 'left',
   )
-  const rows = listed.map((t) => [
-    ...(multiBenchmark ? [t.benchmark.id] : []),
-    t.taskId,
-    String(t.trial),
-    t.outcome,
-    t.result?.terminatedBy ?? DASH,
-    integer(t.usage.tokens),
-    usd(t.usage.costUsd),
-    seconds(t.usage.wallSeconds),
-    failures(t) || DASH,
-  ])
+  const rows = listed.map((row) => [...(multiBenchmark ? [row.benchmark] : []), ...row.cells])
   const which =
-    listed.length < notPassed.length
-      ? `the first ${listed.length} of the ${notPassed.length} that did not pass` +
+    listed.length < notPassed
+      ? `the first ${listed.length} of the ${notPassed} that did not pass` +
         (multiBenchmark ? ', each benchmark its share' : '')
-      : `the ${plural(notPassed.length, 'trial')} that did not pass`
+      : `the ${plural(notPassed, 'trial')} that did not pass`
   const lines = [
     '## Trials',
     '',
-    `${passed} of ${plural(trials.length, 'trial')} passed and are not listed; ${which}:`,
+    `${passed} of ${plural(trials.count, 'trial')} passed and are not listed; ${which}:`,
     '',
     markdownTable(headers, rows, align),
   ]
-  if (listed.length < notPassed.length) {
+  if (listed.length < notPassed) {
     lines.push(
       '',
-      `… and ${inertText(unlistedText(notPassed, listed, multiBenchmark))}. report.html and scores.json hold every trial.`,
+      `… and ${inertText(unlistedText(benchmarks, listed, multiBenchmark))}. report.html and scores.json hold every trial.`,
     )
   }
   return lines.join('\n')
@@ -72,19 +68,18 @@ export function trialsSection(trials: readonly ScoredTrial[]): string {
 
 /** `12 more trials that did not pass (humaneval@weak 10, toy 2)`. */
 function unlistedText(
-  notPassed: readonly ScoredTrial[],
-  listed: readonly ScoredTrial[],
+  benchmarks: readonly BenchmarkRows[],
+  listed: readonly TrialRow[],
   multiBenchmark: boolean,
 ): string {
-  const shown = new Set(listed)
-  const byBenchmark = new Map<string, number>()
-  for (const t of notPassed) {
-    if (shown.has(t)) continue
-    byBenchmark.set(t.benchmark.id, (byBenchmark.get(t.benchmark.id) ?? 0) + 1)
+  const parts: string[] = []
+  let count = 0
+  for (const b of benchmarks) {
+    const unlisted = b.notPassed - listed.filter((row) => row.benchmark === b.id).length
+    count += unlisted
+    if (unlisted > 0) parts.push(`${b.id} ${unlisted}`)
   }
-  const count = notPassed.length - listed.length
-  const parts = [...byBenchmark].map(([id, n]) => `${id} ${n}`).join(', ')
-  return `${count} more ${count === 1 ? 'trial' : 'trials'} that did not pass${multiBenchmark ? ` (${parts})` : ''}`
+  return `${count} more ${count === 1 ? 'trial' : 'trials'} that did not pass${multiBenchmark ? ` (${parts.join(', ')})` : ''}`
 }
 
 /** Why a trial did not simply pass, with the trace steps each reason rests on. */
@@ -119,31 +114,99 @@ function citedUnlessSaid(message: string, citations: readonly number[]): string 
 /** More rows than this and the report stops being read; scores.json keeps every one. */
 export const MAX_FINDING_ROWS = 200
 
-/** Whether findingsSection gives `score` a row: it erred, found something, or failed. */
-export function hasFindingRow(score: ScoredTrial['scores'][number]): boolean {
-  return score.error !== null || score.findings.length > 0 || !score.passed
+/** A row of the trials table, without its benchmark column (whether there is one is known at the end). */
+interface TrialRow {
+  benchmark: string
+  cells: string[]
+}
+
+/** What report.md lists of one benchmark's trials: the first rows of each table, and how many rows there are. */
+interface BenchmarkRows {
+  id: string
+  notPassed: number
+  /** The first MAX_TRIAL_ROWS trials that did not pass: no more can be listed, however the rows are shared out. */
+  notPassedRows: TrialRow[]
+  findingRows: number
+  /** The first MAX_FINDING_ROWS finding rows. */
+  findings: string[][]
 }
 
 /**
- * Which trials report.md may show row by row, asked of each trial in bundle order: per benchmark, the first
- * MAX_TRIAL_ROWS that did not pass and those holding the first MAX_FINDING_ROWS finding rows. Both sections take
- * their rows from each benchmark's first ones in that order and only count the rest, so a run that keeps whole
- * records for these alone renders the same report as one that kept every record.
+ * What report.md's trial sections read of a run's trials, a trial at a time in bundle order: per benchmark the
+ * rows either section can show (their text, made from the trial's whole record as it passes) and the count of
+ * the rest. A run's seal reads each spilled record once and keeps no record; the rows it keeps are bounded by
+ * MAX_TRIAL_ROWS and MAX_FINDING_ROWS per benchmark, whatever the size of the run.
  */
-export class ShownTrials {
-  private readonly seen = new Map<string, { notPassed: number; rows: number }>()
+export class ReportTrials {
+  count = 0
+  readonly benchmarks = new Map<string, BenchmarkRows>()
 
-  /** Counts `trial`'s rows; true when one of them may be shown. */
-  wants(trial: ScoredTrial): boolean {
-    let seen = this.seen.get(trial.benchmark.id)
-    if (!seen) this.seen.set(trial.benchmark.id, (seen = { notPassed: 0, rows: 0 }))
-    const rows = trial.scores.filter(hasFindingRow).length
-    const shown =
-      (!trial.passed && seen.notPassed < MAX_TRIAL_ROWS) || (rows > 0 && seen.rows < MAX_FINDING_ROWS)
-    if (!trial.passed) seen.notPassed++
-    seen.rows += rows
-    return shown
+  /** Trials in any order, as a report of a bundle reads them. */
+  static from(input: readonly ScoredTrial[] | ReportTrials): ReportTrials {
+    if (input instanceof ReportTrials) return input
+    const trials = new ReportTrials()
+    for (const trial of [...input].sort(byTrial)) trials.add(trial)
+    return trials
   }
+
+  /** The next trial in bundle order (benchmark, task, trial). */
+  add(trial: ScoredTrial): void {
+    this.count++
+    let rows = this.benchmarks.get(trial.benchmark.id)
+    if (!rows) {
+      rows = { id: trial.benchmark.id, notPassed: 0, notPassedRows: [], findingRows: 0, findings: [] }
+      this.benchmarks.set(trial.benchmark.id, rows)
+    }
+    if (!trial.passed) {
+      if (rows.notPassed < MAX_TRIAL_ROWS)
+        rows.notPassedRows.push({ benchmark: rows.id, cells: trialCells(trial) })
+      rows.notPassed++
+    }
+    for (const row of findingRowsOf(trial)) {
+      if (rows.findingRows < MAX_FINDING_ROWS) rows.findings.push(row)
+      rows.findingRows++
+    }
+  }
+}
+
+function trialCells(t: ScoredTrial): string[] {
+  return [
+    t.taskId,
+    String(t.trial),
+    t.outcome,
+    t.result?.terminatedBy ?? DASH,
+    integer(t.usage.tokens),
+    usd(t.usage.costUsd),
+    seconds(t.usage.wallSeconds),
+    failures(t) || DASH,
+  ]
+}
+
+/** A trial's rows of the findings table: a score that erred, found something, or failed. */
+function findingRowsOf(t: ScoredTrial): string[][] {
+  const rows: string[][] = []
+  for (const score of t.scores) {
+    const status = score.error !== null ? 'error' : score.passed ? 'pass' : 'FAIL'
+    const details =
+      score.error !== null
+        ? [clip(score.error, 100)]
+        : score.findings.map((f) => {
+            const text = clip(f.message, 80)
+            return `${f.type}: ${text}${citedUnlessSaid(text, f.citations)}`
+          })
+    if (details.length === 0 && score.passed) continue
+    if (details.length === 0) details.push(clip(score.explanation, 100))
+    rows.push([
+      t.taskId,
+      String(t.trial),
+      score.evaluatorId,
+      score.kind,
+      `${decimal(score.score, 2)} ${status}`,
+      steps(score.citations) || DASH,
+      details.join('; '),
+    ])
+  }
+  return rows
 }
 
 /**
@@ -151,41 +214,16 @@ export class ShownTrials {
  * with no findings shows only when it failed, so a clean run keeps this section short. In a run of several
  * benchmarks each gets its share of the rows, so a large one cannot crowd the others out.
  */
-export function findingsSection(trials: readonly ScoredTrial[]): string {
-  const byBenchmark = new Map<string, string[][]>()
-  for (const t of [...trials].sort(byTrial)) {
-    const rows = byBenchmark.get(t.benchmark.id) ?? []
-    byBenchmark.set(t.benchmark.id, rows)
-    for (const score of t.scores) {
-      const status = score.error !== null ? 'error' : score.passed ? 'pass' : 'FAIL'
-      const details =
-        score.error !== null
-          ? [clip(score.error, 100)]
-          : score.findings.map((f) => {
-              const text = clip(f.message, 80)
-              return `${f.type}: ${text}${citedUnlessSaid(text, f.citations)}`
-            })
-      if (details.length === 0 && score.passed) continue
-      if (details.length === 0) details.push(clip(score.explanation, 100))
-      rows.push([
-        t.taskId,
-        String(t.trial),
-        score.evaluatorId,
-        score.kind,
-        `${decimal(score.score, 2)} ${status}`,
-        steps(score.citations) || DASH,
-        details.join('; '),
-      ])
-    }
-  }
-  const several = byBenchmark.size > 1
-  const share = Math.max(20, Math.floor(MAX_FINDING_ROWS / Math.max(1, byBenchmark.size)))
+export function findingsSection(input: readonly ScoredTrial[] | ReportTrials): string {
+  const benchmarks = [...ReportTrials.from(input).benchmarks.values()]
+  const several = benchmarks.length > 1
+  const share = Math.max(20, Math.floor(MAX_FINDING_ROWS / Math.max(1, benchmarks.length)))
   const shown: string[][] = []
   const more: string[] = []
-  for (const [benchmark, rows] of byBenchmark) {
-    for (const row of rows.slice(0, share)) shown.push(several ? [benchmark, ...row] : row)
-    if (rows.length > share)
-      more.push(`${rows.length - share} more rows${several ? ` of ${inertText(benchmark)}` : ''}`)
+  for (const { id, findings, findingRows } of benchmarks) {
+    for (const row of findings.slice(0, share)) shown.push(several ? [id, ...row] : row)
+    if (findingRows > share)
+      more.push(`${findingRows - share} more rows${several ? ` of ${inertText(id)}` : ''}`)
   }
   if (shown.length === 0) return '## Evaluator findings\n\nNo evaluator found anything to report.'
   const tail = more.length > 0 ? `\n\n… and ${more.join(', ')} in scores.json.` : ''

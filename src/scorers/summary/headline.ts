@@ -9,7 +9,7 @@ import {
 import { mean } from '../stats/index.ts'
 import { passRateInterval } from './estimate.ts'
 import { reduceTrials } from './reduce.ts'
-import { compareText, isInfraFailure, type TaskGroup } from './task-groups.ts'
+import { compareText, isInfraFailure, type SummarizedTrial, type TaskGroup } from './task-groups.ts'
 
 /**
  * The pass rate a reader quotes, under both error policies, and the tasks an average hides: those that never
@@ -17,108 +17,163 @@ import { compareText, isInfraFailure, type TaskGroup } from './task-groups.ts'
  * flagged as meaningful only when one target ran, since a rate over different agents describes none of them.
  */
 export function headlineOf(groups: readonly TaskGroup[], settings: SummarySettings): Headline {
-  const pooled = figures(groups, settings)
-  const populations = populationsOf(groups)
-  return {
-    primary: pooled.primary,
-    infraAsFailure: pooled.infraAsFailure,
-    infraExcluded: pooled.infraExcluded,
-    neverPassed: groups.filter(neverPassed).map((g) => g.key),
-    flaky: groups.filter(flaky).map((g) => g.key),
-    groups: populations.map((p) => ({
-      benchmarkId: p.benchmarkId,
-      target: p.target,
-      ...figures(p.tasks, settings),
-      passed: p.tasks.reduce((sum, g) => sum + g.trials.filter((t) => t.passed).length, 0),
-      neverPassed: p.tasks.filter(neverPassed).length,
-      flaky: p.tasks.filter(flaky).length,
-    })),
-    pooled: new Set(populations.map((p) => targetKey(p.target))).size <= 1,
-  }
-}
-
-interface Population {
-  benchmarkId: string
-  target: RunnerInfo
-  tasks: TaskGroup[]
+  const fold = new HeadlineFold(settings)
+  for (const group of groups) fold.addTask(group)
+  return fold.headline()
 }
 
 /**
- * The tasks of each benchmark × target, in benchmark then target-name order. A target is a runner as metadata.json
- * lists it (its whole RunnerInfo): the same name with other settings is another agent.
+ * headlineOf a task at a time, tasks in bundle order: per task it keeps its reduced pass value under each policy
+ * (pooled and in its benchmark × target), and the key of a task that never passed or was flaky.
  */
-function populationsOf(groups: readonly TaskGroup[]): Population[] {
-  const byKey = new Map<string, Population>()
-  for (const group of groups) {
-    const byTarget = new Map<string, TaskGroup>()
+export class HeadlineFold {
+  private readonly pooled: PolicyFigures
+  private readonly neverPassed: string[] = []
+  private readonly flaky: string[] = []
+  private readonly populations = new Map<string, Population>()
+  /** canonicalJson per runner object: the trials of a run share a few. */
+  private readonly targetKeys = new WeakMap<RunnerInfo, string>()
+
+  constructor(private readonly settings: SummarySettings) {
+    this.pooled = new PolicyFigures(settings)
+  }
+
+  addTask(group: TaskGroup): void {
+    this.pooled.add(group.trials)
+    if (neverPassed(group.trials)) this.neverPassed.push(group.key)
+    if (flaky(group.trials)) this.flaky.push(group.key)
+    // A target is a runner as metadata.json lists it (its whole RunnerInfo): the same name with other settings is
+    // another agent, so the task's trials split by it.
+    const byTarget = new Map<string, SummarizedTrial[]>()
     for (const trial of group.trials) {
-      const key = targetKey(trial.runner)
-      let split = byTarget.get(key)
-      if (!split) {
-        split = { ...group, trials: [] }
-        byTarget.set(key, split)
-        const populationKey = `${group.benchmarkId}\u0000${key}`
-        let population = byKey.get(populationKey)
-        if (!population) {
-          population = { benchmarkId: group.benchmarkId, target: trial.runner, tasks: [] }
-          byKey.set(populationKey, population)
+      const key = this.targetKey(trial.runner)
+      const split = byTarget.get(key)
+      if (split) split.push(trial)
+      else byTarget.set(key, [trial])
+    }
+    for (const [targetKey, trials] of byTarget) {
+      const populationKey = `${group.benchmarkId}\u0000${targetKey}`
+      let population = this.populations.get(populationKey)
+      if (!population) {
+        population = {
+          benchmarkId: group.benchmarkId,
+          target: trials[0]!.runner,
+          targetKey,
+          figures: new PolicyFigures(this.settings),
+          passed: 0,
+          neverPassed: 0,
+          flaky: 0,
         }
-        population.tasks.push(split)
+        this.populations.set(populationKey, population)
       }
-      split.trials.push(trial)
+      population.figures.add(trials)
+      population.passed += trials.filter((t) => t.passed).length
+      if (neverPassed(trials)) population.neverPassed++
+      if (flaky(trials)) population.flaky++
     }
   }
-  return [...byKey.values()].sort(
-    (a, b) =>
-      compareText(a.benchmarkId, b.benchmarkId) ||
-      compareText(a.target.name, b.target.name) ||
-      compareText(targetKey(a.target), targetKey(b.target)),
-  )
-}
 
-function targetKey(target: RunnerInfo): string {
-  return canonicalJson(target)
-}
+  headline(): Headline {
+    const pooled = this.pooled.figures()
+    // In benchmark then target-name order.
+    const populations = [...this.populations.values()].sort(
+      (a, b) =>
+        compareText(a.benchmarkId, b.benchmarkId) ||
+        compareText(a.target.name, b.target.name) ||
+        compareText(a.targetKey, b.targetKey),
+    )
+    return {
+      primary: pooled.primary,
+      infraAsFailure: pooled.infraAsFailure,
+      infraExcluded: pooled.infraExcluded,
+      neverPassed: this.neverPassed,
+      flaky: this.flaky,
+      groups: populations.map((p) => ({
+        benchmarkId: p.benchmarkId,
+        target: p.target,
+        ...p.figures.figures(),
+        passed: p.passed,
+        neverPassed: p.neverPassed,
+        flaky: p.flaky,
+      })),
+      pooled: new Set(populations.map((p) => p.targetKey)).size <= 1,
+    }
+  }
 
-function neverPassed(group: TaskGroup): boolean {
-  return group.trials.every((t) => !t.passed)
-}
-
-function flaky(group: TaskGroup): boolean {
-  return group.trials.some((t) => t.passed) && group.trials.some((t) => !t.passed)
-}
-
-function figures(
-  groups: readonly TaskGroup[],
-  settings: SummarySettings,
-): Pick<HeadlineGroup, 'primary' | 'infraAsFailure' | 'infraExcluded'> {
-  const infraAsFailure = figure(groups, settings, false)
-  const infraExcluded = figure(groups, settings, true)
-  return {
-    primary: settings.errorPolicy === 'exclude' ? infraExcluded : infraAsFailure,
-    infraAsFailure,
-    infraExcluded,
+  private targetKey(target: RunnerInfo): string {
+    let key = this.targetKeys.get(target)
+    if (key === undefined) {
+      key = canonicalJson(target)
+      this.targetKeys.set(target, key)
+    }
+    return key
   }
 }
 
-function figure(
-  groups: readonly TaskGroup[],
-  settings: SummarySettings,
-  excludeInfra: boolean,
-): HeadlineFigure {
-  let trials = 0
-  const values: number[] = []
-  for (const group of groups) {
-    const kept = excludeInfra ? group.trials.filter((t) => !isInfraFailure(t)) : group.trials
-    if (kept.length === 0) continue
-    trials += kept.length
-    values.push(
+/** The tasks of one benchmark × target. */
+interface Population {
+  benchmarkId: string
+  target: RunnerInfo
+  targetKey: string
+  figures: PolicyFigures
+  passed: number
+  neverPassed: number
+  flaky: number
+}
+
+function neverPassed(trials: readonly SummarizedTrial[]): boolean {
+  return trials.every((t) => !t.passed)
+}
+
+function flaky(trials: readonly SummarizedTrial[]): boolean {
+  return trials.some((t) => t.passed) && trials.some((t) => !t.passed)
+}
+
+/** A pass rate under both error policies, its tasks' values a task at a time. */
+class PolicyFigures {
+  private readonly infraAsFailure = new FigureValues()
+  private readonly infraExcluded = new FigureValues()
+
+  constructor(private readonly settings: SummarySettings) {}
+
+  add(trials: readonly SummarizedTrial[]): void {
+    this.infraAsFailure.add(trials, this.settings)
+    this.infraExcluded.add(
+      trials.filter((t) => !isInfraFailure(t)),
+      this.settings,
+    )
+  }
+
+  figures(): Pick<HeadlineGroup, 'primary' | 'infraAsFailure' | 'infraExcluded'> {
+    const infraAsFailure = this.infraAsFailure.figure(this.settings)
+    const infraExcluded = this.infraExcluded.figure(this.settings)
+    return {
+      primary: this.settings.errorPolicy === 'exclude' ? infraExcluded : infraAsFailure,
+      infraAsFailure,
+      infraExcluded,
+    }
+  }
+}
+
+/** One pass rate over tasks: each task's reduced pass value, and the trials counted. */
+class FigureValues {
+  private readonly values: number[] = []
+  private trials = 0
+
+  /** A task's kept trials; a task with none kept adds nothing. */
+  add(kept: readonly SummarizedTrial[], settings: SummarySettings): void {
+    if (kept.length === 0) return
+    this.trials += kept.length
+    this.values.push(
       reduceTrials(
         kept.map((t) => (t.passed ? 1 : 0)),
         settings.reducer,
       ),
     )
   }
-  const { ci, method } = passRateInterval(values, settings.confidence)
-  return { rate: mean(values), ci, method, tasks: values.length, trials }
+
+  figure(settings: SummarySettings): HeadlineFigure {
+    const { ci, method } = passRateInterval(this.values, settings.confidence)
+    return { rate: mean(this.values), ci, method, tasks: this.values.length, trials: this.trials }
+  }
 }

@@ -1,6 +1,7 @@
 export {
   STATISTICS_METHOD_VERSION,
   statsScorer,
+  SummaryFold,
   summarizeTrials,
   withGroupedHeadline,
 } from './stats-scorer.ts'

@@ -1,90 +1,98 @@
-import type { MetricSummary, PassAtK, SummarySettings } from '../../core/index.ts'
+import type { MetricSummary, PassAtK, SummarySettings, TrialReducer } from '../../core/index.ts'
 import { passAtK, passHatK, wilsonInterval } from '../stats/index.ts'
 import { estimateOf } from './estimate.ts'
 import { reduceTrials } from './reduce.ts'
-import { clusterOf, type SummarizedTrial, type TaskGroup } from './task-groups.ts'
+import type { SummarizedTrial } from './task-groups.ts'
 
 /** What one trial says about a metric: its score and whether it passed; undefined when the trial has no say. */
 export type MetricPick = (trial: SummarizedTrial) => { score: number; passed: boolean } | undefined
 
-/** Per task: n trials with a say, c of them passed, and the reduced score and pass values. */
-export interface TaskTally {
-  group: TaskGroup
-  n: number
-  c: number
-  score: number
-  pass: number
+/**
+ * The cluster a task's value belongs to: a label's cluster by its text, or the task's own cluster by the task's
+ * ordinal in the run. The clustered standard error reads only which values share a cluster (and in what order
+ * clusters first appear), so an ordinal stands for the task's key and costs a number, not a string, per task.
+ */
+export type Cluster = string | number
+
+export function clusterText(cluster: Cluster): string {
+  return typeof cluster === 'number' ? `task:${cluster}` : cluster
 }
 
-export function tallyTasks(
-  groups: readonly TaskGroup[],
-  pick: MetricPick,
-  settings: SummarySettings,
-): TaskTally[] {
-  const tallies: TaskTally[] = []
-  for (const group of groups) {
-    const picked = group.trials.map(pick).filter((p) => p !== undefined)
-    if (picked.length === 0) continue
-    tallies.push({
-      group,
-      n: picked.length,
-      c: picked.filter((p) => p.passed).length,
-      score: reduceTrials(
-        picked.map((p) => p.score),
-        settings.reducer,
-      ),
-      pass: reduceTrials(
-        picked.map((p) => (p.passed ? 1 : 0)),
-        settings.reducer,
-      ),
-    })
+/**
+ * One metric's per-task figures in task order, a task at a time: n trials with a say, c of them passed, and the
+ * reduced score and pass values. A task in which no trial has a say adds nothing.
+ */
+export class MetricColumns {
+  readonly n: number[] = []
+  readonly c: number[] = []
+  readonly score: number[] = []
+  readonly pass: number[] = []
+  readonly clusters: Cluster[] = []
+
+  add(trials: readonly SummarizedTrial[], pick: MetricPick, cluster: Cluster, reducer: TrialReducer): void {
+    const scores: number[] = []
+    const passes: number[] = []
+    let passed = 0
+    for (const trial of trials) {
+      const said = pick(trial)
+      if (said === undefined) continue
+      scores.push(said.score)
+      passes.push(said.passed ? 1 : 0)
+      if (said.passed) passed++
+    }
+    if (scores.length === 0) return
+    this.n.push(scores.length)
+    this.c.push(passed)
+    this.score.push(reduceTrials(scores, reducer))
+    this.pass.push(reduceTrials(passes, reducer))
+    this.clusters.push(cluster)
   }
-  return tallies
-}
 
-export function metricSummary(tallies: readonly TaskTally[], settings: SummarySettings): MetricSummary {
-  const clusters = tallies.map((t) => clusterOf(t.group, settings.clusterBy))
-  const trials = tallies.reduce((sum, t) => sum + t.n, 0)
-  const passed = tallies.reduce((sum, t) => sum + t.c, 0)
-  const scores = tallies.map((t) => t.score)
-  const passes = tallies.map((t) => t.pass)
-  const score = estimateOf({ values: scores, clusters }, settings)
-  // A pass/fail evaluator's scores are its passes: the same values, the same estimate, half the bootstrap work.
-  const same = scores.every((v, i) => v === passes[i])
-  return {
-    score,
-    pass: same ? score : estimateOf({ values: passes, clusters }, settings),
-    passCount: {
-      trials,
-      passed,
-      rate: trials === 0 ? null : passed / trials,
-      wilson: wilsonInterval(passed, trials, settings.confidence),
-    },
-    passAtK: passAtKTable(tallies),
+  summary(settings: SummarySettings): MetricSummary {
+    const clusters = this.clusters.map(clusterText)
+    let trials = 0
+    let passed = 0
+    for (let i = 0; i < this.n.length; i++) {
+      trials += this.n[i]!
+      passed += this.c[i]!
+    }
+    const score = estimateOf({ values: this.score, clusters }, settings)
+    // A pass/fail evaluator's scores are its passes: the same values, the same estimate, half the bootstrap work.
+    const same = this.score.every((v, i) => v === this.pass[i])
+    return {
+      score,
+      pass: same ? score : estimateOf({ values: this.pass, clusters }, settings),
+      passCount: {
+        trials,
+        passed,
+        rate: trials === 0 ? null : passed / trials,
+        wilson: wilsonInterval(passed, trials, settings.confidence),
+      },
+      passAtK: passAtKTable(this.n, this.c),
+    }
   }
 }
 
 /**
  * pass@k and pass^k for k = 1 … the most trials any task has, each the mean over tasks of the per-task unbiased
- * estimate. Where some task has fewer than k trials the figure is null (undefined, not zero).
+ * estimate from its n trials and c passes. Where some task has fewer than k trials the figure is null (undefined,
+ * not zero).
  */
-export function passAtKTable(tallies: readonly Pick<TaskTally, 'n' | 'c'>[]): PassAtK[] {
-  const most = Math.max(0, ...tallies.map((t) => t.n))
+export function passAtKTable(n: readonly number[], c: readonly number[]): PassAtK[] {
+  let most = 0
+  for (const trials of n) most = Math.max(most, trials)
   const rows: PassAtK[] = []
   for (let k = 1; k <= most; k++) {
-    const defined = tallies.filter((t) => t.n >= k)
-    const undefinedTasks = tallies.length - defined.length
-    const average = (f: (n: number, c: number, k: number) => number | null) =>
-      undefinedTasks > 0
-        ? null
-        : clampUnit(defined.reduce((sum, t) => sum + f(t.n, t.c, k)!, 0) / defined.length)
-    rows.push({
-      k,
-      passAtK: average(passAtK),
-      passHatK: average(passHatK),
-      tasks: defined.length,
-      undefinedTasks,
-    })
+    let defined = 0
+    for (const trials of n) if (trials >= k) defined++
+    const undefinedTasks = n.length - defined
+    const average = (f: (n: number, c: number, k: number) => number | null) => {
+      if (undefinedTasks > 0) return null
+      let sum = 0
+      for (let i = 0; i < n.length; i++) sum += f(n[i]!, c[i]!, k)!
+      return clampUnit(sum / defined)
+    }
+    rows.push({ k, passAtK: average(passAtK), passHatK: average(passHatK), tasks: defined, undefinedTasks })
   }
   return rows
 }

@@ -5,13 +5,13 @@ import type {
   Scorer,
   SummarySettings,
 } from '../../core/index.ts'
-import { headlineOf } from './headline.ts'
-import { metricSummary, tallyTasks } from './metric.ts'
-import { outcomeCounts, terminationCounts } from './outcomes.ts'
+import { HeadlineFold, headlineOf } from './headline.ts'
+import { MetricColumns, type Cluster, type MetricPick } from './metric.ts'
+import { OutcomeCounts } from './outcomes.ts'
 import { resolveSummarySettings, type SummaryOptions } from './settings.ts'
 import { groupByTask, compareText, type SummarizedTrial, type TaskGroup } from './task-groups.ts'
-import { categorySummaries, taskSummaries } from './task-table.ts'
-import { usageSummary } from './usage.ts'
+import { TaskTableFold } from './task-table.ts'
+import { UsageFold } from './usage.ts'
 
 /**
  * The version of the method summarizeTrials computes, stamped on every summary it writes. Raise it whenever a figure
@@ -34,29 +34,10 @@ export function summarizeTrials(
   unordered: readonly SummarizedTrial[],
   settings: SummarySettings,
 ): RunSummary {
-  const groups = groupByTask(unordered)
   // Sums of floating-point figures depend on their order: one order, whatever order the trials arrived in.
-  const trials = groups.flatMap((g) => g.trials)
-  const passed = trials.filter((t) => t.passed).length
-  const overall = metricSummary(
-    tallyTasks(groups, (t) => ({ score: t.passed ? 1 : 0, passed: t.passed }), settings),
-    settings,
-  )
-  return {
-    settings,
-    statisticsVersion: STATISTICS_METHOD_VERSION,
-    n: trials.length,
-    passed,
-    passRate: trials.length === 0 ? 0 : passed / trials.length,
-    headline: headlineOf(groups, settings),
-    overall,
-    outcomes: outcomeCounts(trials),
-    terminations: terminationCounts(trials),
-    evaluators: evaluatorSummaries(groups, trials, settings),
-    tasks: taskSummaries(groups),
-    categories: categorySummaries(groups, settings),
-    usage: usageSummary(trials),
-  }
+  const fold = new SummaryFold(settings)
+  for (const group of groupByTask(unordered)) fold.addTask(group)
+  return fold.finish()
 }
 
 /**
@@ -68,34 +49,173 @@ export function withGroupedHeadline(summary: RunSummary, trials: readonly Summar
   return { ...summary, headline: headlineOf(groupByTask(trials), summary.settings) }
 }
 
-function evaluatorSummaries(
-  groups: readonly TaskGroup[],
-  trials: readonly SummarizedTrial[],
-  settings: SummarySettings,
-): EvaluatorSummary[] {
-  const kinds = new Map<string, EvaluatorKind>()
-  for (const trial of trials)
-    for (const s of trial.scores) if (!kinds.has(s.evaluatorId)) kinds.set(s.evaluatorId, s.kind)
-  return [...kinds.entries()]
-    .sort(([a], [b]) => compareText(a, b))
-    .map(([evaluatorId, kind]) => {
-      const scores = trials.flatMap((t) => t.scores.filter((s) => s.evaluatorId === evaluatorId))
-      const tallies = tallyTasks(
-        groups,
-        (t) => {
-          const score = t.scores.find((s) => s.evaluatorId === evaluatorId)
-          return score && { score: score.score, passed: score.passed }
-        },
-        settings,
-      )
-      return {
-        evaluatorId,
-        kind,
-        n: scores.length,
-        mean: scores.length === 0 ? 0 : scores.reduce((sum, s) => sum + s.score, 0) / scores.length,
-        passRate: scores.length === 0 ? 0 : scores.filter((s) => s.passed).length / scores.length,
-        errors: scores.filter((s) => s.error !== null).length,
-        ...metricSummary(tallies, settings),
+const passedPick: MetricPick = (t) => ({ score: t.passed ? 1 : 0, passed: t.passed })
+
+/**
+ * summarizeTrials a trial at a time, trials in bundle order (benchmark, task, trial), as a run's seal reads its
+ * spilled records: what it keeps per task is a few numbers per metric and the task's row of the summary, so the
+ * trials themselves need never be in memory together. The figures are those of summarizeTrials, to the bit.
+ */
+export class SummaryFold {
+  private current: TaskGroup | undefined
+  private tasks = 0
+  private n = 0
+  private passed = 0
+  private readonly outcomes = new OutcomeCounts()
+  private readonly usage = new UsageFold()
+  private readonly overall = new MetricColumns()
+  private readonly evaluators = new Map<string, EvaluatorFold>()
+  private readonly headline: HeadlineFold
+  private readonly table: TaskTableFold
+  /** `label:<value>` once per label value. */
+  private readonly labelClusters = new Map<string, string>()
+
+  constructor(private readonly settings: SummarySettings) {
+    this.headline = new HeadlineFold(settings)
+    this.table = new TaskTableFold(settings)
+  }
+
+  /** The next trial in bundle order; one out of order is a caller's bug and throws. */
+  add(trial: SummarizedTrial): void {
+    const current = this.current
+    if (current && current.benchmarkId === trial.benchmark.id && current.taskId === trial.taskId) {
+      if (trial.trial < current.trials[current.trials.length - 1]!.trial) outOfOrder(trial, current)
+      current.trials.push(trial)
+      return
+    }
+    if (
+      current &&
+      (compareText(trial.benchmark.id, current.benchmarkId) || compareText(trial.taskId, current.taskId)) < 0
+    )
+      outOfOrder(trial, current)
+    this.closeTask()
+    this.current = {
+      benchmarkId: trial.benchmark.id,
+      taskId: trial.taskId,
+      key: `${trial.benchmark.id}/${trial.taskId}`,
+      labels: trial.labels,
+      trials: [trial],
+    }
+  }
+
+  /** A whole task, its trials in trial order, after every task before it in bundle order. */
+  addTask(group: TaskGroup): void {
+    this.closeTask()
+    this.fold(group)
+  }
+
+  finish(): RunSummary {
+    this.closeTask()
+    const { settings } = this
+    return {
+      settings,
+      statisticsVersion: STATISTICS_METHOD_VERSION,
+      n: this.n,
+      passed: this.passed,
+      passRate: this.n === 0 ? 0 : this.passed / this.n,
+      headline: this.headline.headline(),
+      overall: this.overall.summary(settings),
+      outcomes: this.outcomes.outcomeCounts(),
+      terminations: this.outcomes.terminationCounts(),
+      evaluators: [...this.evaluators.entries()]
+        .sort(([a], [b]) => compareText(a, b))
+        .map(([evaluatorId, e]) => e.summary(evaluatorId, settings)),
+      tasks: this.table.tasks,
+      categories: this.table.categorySummaries(),
+      usage: this.usage.summary(),
+    }
+  }
+
+  private closeTask(): void {
+    if (this.current) this.fold(this.current)
+    this.current = undefined
+  }
+
+  private fold(group: TaskGroup): void {
+    const { reducer, clusterBy } = this.settings
+    const cluster = this.clusterOf(group, clusterBy)
+    this.overall.add(group.trials, passedPick, cluster, reducer)
+    const said = new Set<string>()
+    for (const trial of group.trials) {
+      this.n++
+      if (trial.passed) this.passed++
+      this.outcomes.add(trial)
+      this.usage.add(trial)
+      for (const score of trial.scores) {
+        let evaluator = this.evaluators.get(score.evaluatorId)
+        if (!evaluator) this.evaluators.set(score.evaluatorId, (evaluator = new EvaluatorFold(score.kind)))
+        evaluator.score(score)
+        said.add(score.evaluatorId)
       }
-    })
+    }
+    for (const evaluatorId of said) {
+      this.evaluators.get(evaluatorId)!.task(group.trials, evaluatorId, cluster, reducer)
+    }
+    this.headline.addTask(group)
+    this.table.add(group)
+    this.tasks++
+  }
+
+  /** The task's `clusterBy` label, or the task itself when it has none (or clustering is off). */
+  private clusterOf(group: TaskGroup, clusterBy: string | null): Cluster {
+    const label = clusterBy === null ? undefined : group.labels[clusterBy]
+    if (label === undefined) return this.tasks
+    let cluster = this.labelClusters.get(label)
+    if (cluster === undefined) this.labelClusters.set(label, (cluster = `label:${label}`))
+    return cluster
+  }
+}
+
+/** One evaluator's figures: over its scores (in bundle order) and over tasks. */
+class EvaluatorFold {
+  private n = 0
+  private sum = 0
+  private passed = 0
+  private errors = 0
+  private readonly columns = new MetricColumns()
+
+  constructor(private readonly kind: EvaluatorKind) {}
+
+  score(score: SummarizedTrial['scores'][number]): void {
+    this.n++
+    this.sum += score.score
+    if (score.passed) this.passed++
+    if (score.error !== null) this.errors++
+  }
+
+  /** A task's trials: each trial's first score by this evaluator is its say. */
+  task(
+    trials: readonly SummarizedTrial[],
+    evaluatorId: string,
+    cluster: Cluster,
+    reducer: SummarySettings['reducer'],
+  ) {
+    this.columns.add(
+      trials,
+      (t) => {
+        const score = t.scores.find((s) => s.evaluatorId === evaluatorId)
+        return score && { score: score.score, passed: score.passed }
+      },
+      cluster,
+      reducer,
+    )
+  }
+
+  summary(evaluatorId: string, settings: SummarySettings): EvaluatorSummary {
+    return {
+      evaluatorId,
+      kind: this.kind,
+      n: this.n,
+      mean: this.n === 0 ? 0 : this.sum / this.n,
+      passRate: this.n === 0 ? 0 : this.passed / this.n,
+      errors: this.errors,
+      ...this.columns.summary(settings),
+    }
+  }
+}
+
+function outOfOrder(trial: SummarizedTrial, after: TaskGroup): never {
+  throw new RangeError(
+    `SummaryFold: trial ${trial.benchmark.id}/${trial.taskId}#${trial.trial} came after ${after.key}#${after.trials[after.trials.length - 1]!.trial}; trials must come in bundle order (benchmark, task, trial)`,
+  )
 }

@@ -60,9 +60,3 @@ export function compareText(a: string, b: string): number {
 export function isInfraFailure(trial: Pick<SummarizedTrial, 'outcome'>): boolean {
   return trial.outcome === 'infra_failure' || trial.outcome === 'not_evaluated'
 }
-
-/** The cluster a task belongs to: its `clusterBy` label, or itself when it has none (or clustering is off). */
-export function clusterOf(group: TaskGroup, clusterBy: string | null): string {
-  const label = clusterBy === null ? undefined : group.labels[clusterBy]
-  return label === undefined ? `task:${group.key}` : `label:${label}`
-}

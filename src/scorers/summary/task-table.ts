@@ -1,16 +1,25 @@
 import type { CategorySummary, SummarySettings, TaskSummary } from '../../core/index.ts'
 import { estimateOf } from './estimate.ts'
+import { clusterText } from './metric.ts'
 import { reduceTrials } from './reduce.ts'
-import { clusterOf, compareText, isInfraFailure, type TaskGroup } from './task-groups.ts'
+import { compareText, isInfraFailure, type TaskGroup } from './task-groups.ts'
 
-/** Per task: trials, successes, pass rate, consistency and whether it is flaky. */
-export function taskSummaries(groups: readonly TaskGroup[]): TaskSummary[] {
-  return groups.map((group) => {
+/**
+ * The per-task table (trials, successes, pass rate, consistency, flakiness) and the pass rate per task category
+ * (tasks without one are grouped as "(none)"), a task at a time.
+ */
+export class TaskTableFold {
+  readonly tasks: TaskSummary[] = []
+  private readonly categories = new Map<string, { values: number[]; trials: number; passed: number }>()
+
+  constructor(private readonly settings: SummarySettings) {}
+
+  add(group: TaskGroup): void {
     const n = group.trials.length
     const passed = group.trials.filter((t) => t.passed).length
     const p = passed / n
     const scores = group.trials.flatMap((t) => t.scores.map((s) => s.score))
-    return {
+    this.tasks.push({
       benchmarkId: group.benchmarkId,
       taskId: group.taskId,
       category: group.labels['category'] ?? null,
@@ -22,38 +31,40 @@ export function taskSummaries(groups: readonly TaskGroup[]): TaskSummary[] {
       infraFailures: group.trials.filter(isInfraFailure).length,
       meanScore: scores.length === 0 ? null : scores.reduce((a, b) => a + b, 0) / scores.length,
       costUsd: group.trials.reduce((sum, t) => sum + t.usage.costUsd, 0),
-    }
-  })
+    })
+    const name = group.labels['category'] ?? '(none)'
+    let category = this.categories.get(name)
+    if (!category) this.categories.set(name, (category = { values: [], trials: 0, passed: 0 }))
+    category.values.push(
+      reduceTrials(
+        group.trials.map((t) => (t.passed ? 1 : 0)),
+        this.settings.reducer,
+      ),
+    )
+    category.trials += n
+    category.passed += passed
+  }
+
+  categorySummaries(): CategorySummary[] {
+    return [...this.categories.entries()]
+      .sort(([a], [b]) => compareText(a, b))
+      .map(([category, { values, trials, passed }]) => ({
+        category,
+        tasks: values.length,
+        trials,
+        passed,
+        // Within a category each task is its own cluster (clusterBy is the category itself).
+        pass: estimateOf({ values, clusters: values.map((_, i) => clusterText(i)) }, this.settings),
+      }))
+  }
 }
 
-/** The pass rate per task category (tasks without one are grouped as "(none)"). */
+/** The pass rate per task category, of tasks in bundle order. */
 export function categorySummaries(
   groups: readonly TaskGroup[],
   settings: SummarySettings,
 ): CategorySummary[] {
-  const byCategory = new Map<string, TaskGroup[]>()
-  for (const group of groups) {
-    const category = group.labels['category'] ?? '(none)'
-    // Appended in place: a copy per task made this quadratic (100,000 tasks of one category: minutes at the run's end).
-    const members = byCategory.get(category)
-    if (members) members.push(group)
-    else byCategory.set(category, [group])
-  }
-  return [...byCategory.entries()]
-    .sort(([a], [b]) => compareText(a, b))
-    .map(([category, members]) => {
-      const values = members.map((g) =>
-        reduceTrials(
-          g.trials.map((t) => (t.passed ? 1 : 0)),
-          settings.reducer,
-        ),
-      )
-      return {
-        category,
-        tasks: members.length,
-        trials: members.reduce((sum, g) => sum + g.trials.length, 0),
-        passed: members.reduce((sum, g) => sum + g.trials.filter((t) => t.passed).length, 0),
-        pass: estimateOf({ values, clusters: members.map((g) => clusterOf(g, null)) }, settings),
-      }
-    })
+  const table = new TaskTableFold(settings)
+  for (const group of groups) table.add(group)
+  return table.categorySummaries()
 }

@@ -1,24 +1,37 @@
 import type { Distribution, UsageSummary } from '../../core/index.ts'
-import type { SummarizedTrial } from './task-groups.ts'
 import { percentile } from '../stats/index.ts'
+import { extreme } from './reduce.ts'
+import type { SummarizedTrial } from './task-groups.ts'
 
-export function usageSummary(trials: readonly SummarizedTrial[]): UsageSummary {
-  const total = { tokens: 0, costUsd: 0, wallSeconds: 0, turns: 0 }
-  for (const { usage } of trials) {
-    total.tokens += usage.tokens
-    total.costUsd += usage.costUsd
-    total.wallSeconds += usage.wallSeconds
-    total.turns += usage.turns
+/** The run's usage, a trial at a time: totals summed in the order given, per-trial figures kept for percentiles. */
+export class UsageFold {
+  private readonly total = { tokens: 0, costUsd: 0, wallSeconds: 0, turns: 0 }
+  private readonly costUsd: number[] = []
+  private readonly tokens: number[] = []
+  private readonly wallSeconds: number[] = []
+  private passed = 0
+
+  add({ usage, passed }: Pick<SummarizedTrial, 'usage' | 'passed'>): void {
+    this.total.tokens += usage.tokens
+    this.total.costUsd += usage.costUsd
+    this.total.wallSeconds += usage.wallSeconds
+    this.total.turns += usage.turns
+    this.costUsd.push(usage.costUsd)
+    this.tokens.push(usage.tokens)
+    this.wallSeconds.push(usage.wallSeconds)
+    if (passed) this.passed++
   }
-  const passed = trials.filter((t) => t.passed).length
-  return {
-    ...total,
-    perTrial: {
-      costUsd: distribution(trials.map((t) => t.usage.costUsd)),
-      tokens: distribution(trials.map((t) => t.usage.tokens)),
-      wallSeconds: distribution(trials.map((t) => t.usage.wallSeconds)),
-    },
-    costPerSolved: passed === 0 ? null : total.costUsd / passed,
+
+  summary(): UsageSummary {
+    return {
+      ...this.total,
+      perTrial: {
+        costUsd: distribution(this.costUsd),
+        tokens: distribution(this.tokens),
+        wallSeconds: distribution(this.wallSeconds),
+      },
+      costPerSolved: this.passed === 0 ? null : this.total.costUsd / this.passed,
+    }
   }
 }
 
@@ -26,6 +39,6 @@ function distribution(values: readonly number[]): Distribution {
   return {
     p50: percentile(values, 0.5),
     p95: percentile(values, 0.95),
-    max: values.length === 0 ? null : Math.max(...values),
+    max: values.length === 0 ? null : extreme(values, Math.max),
   }
 }
