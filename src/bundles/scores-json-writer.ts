@@ -1,4 +1,10 @@
-import { AgentEvalOpsError, BUNDLE_FORMAT_VERSION, RunSummary, type TrialRecord } from '../core/index.ts'
+import {
+  AgentEvalOpsError,
+  BUNDLE_FORMAT_VERSION,
+  jsonChunks,
+  RunSummary,
+  type TrialRecord,
+} from '../core/index.ts'
 import { DurableFileWriter, type FileDigest } from './durable-file.ts'
 import { describeIssues } from './findings.ts'
 
@@ -39,8 +45,11 @@ export class ScoresJsonWriter {
         `refusing to write an invalid run summary (a bug in the code that computed it; no bundle was written): ${describeIssues(parsed.error.issues, 10)}`,
       )
     }
-    const close = this.count === 0 ? ']' : '\n  ]'
-    await this.writer.write(`${close},\n  "summary": ${indented(parsed.data, '  ')}\n}\n`)
+    await this.writer.write(`${this.count === 0 ? ']' : '\n  ]'},\n  "summary": `)
+    // In pieces: the summary of a 100,000-task run is tens of MB of text, its task table most of it.
+    for (const piece of jsonChunks(parsed.data, { indent: true, prefix: '  ' }))
+      await this.writer.write(piece)
+    await this.writer.write('\n}\n')
     return this.writer.close()
   }
 

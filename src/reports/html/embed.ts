@@ -17,10 +17,12 @@ const JSON_ESCAPED = /[<>&\u0080-\uffff]/g
  * two escapes, which JSON reads back as the same character).
  */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value).replace(
-    JSON_ESCAPED,
-    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  )
+  return escapeForScript(JSON.stringify(value))
+}
+
+/** JSON text (or any piece of it: the escaping is per character) in jsonForScript's escaping. */
+export function escapeForScript(json: string): string {
+  return json.replace(JSON_ESCAPED, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)
 }
 
 /** Whether JSON text is already in jsonForScript's escaping, and so safe inside a JSON block as it is. */

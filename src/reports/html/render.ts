@@ -4,7 +4,14 @@ import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReportGenerator, ReportInput, TraceEvent } from '../../core/index.ts'
 import { uiAsset } from '../ui-bundle/index.ts'
-import { assertInlineSafe, contentSecurityPolicy, escapeHtml, jsonForScript } from './embed.ts'
+import { jsonChunks } from '../../core/index.ts'
+import {
+  assertInlineSafe,
+  contentSecurityPolicy,
+  escapeForScript,
+  escapeHtml,
+  jsonForScript,
+} from './embed.ts'
 import type { PageData, ReportLinks } from './page-data.ts'
 import { htmlRunPart, type HtmlReportInput } from './page-model.ts'
 import { HtmlReportAggregates } from './report-aggregates.ts'
@@ -68,7 +75,11 @@ export async function* renderHtmlReportFromRows(
 ): AsyncGenerator<string> {
   const where = typeof rows === 'string' ? rows : 'the rows'
   const blocks = new RowsBlocks(options.blockChars ?? ROWS_BLOCK_CHARS)
-  let pending = documentHead(withLinks(runPart, options.links))
+  // The run part of a 100,000-task run is tens of MB of JSON (its task table): written in pieces, not as one text.
+  const [head, tail] = documentHeadAround(runPart.title)
+  yield head
+  for (const piece of jsonChunks(withLinks(runPart, options.links))) yield escapeForScript(piece)
+  let pending = tail
   for await (const row of rowsOf(rows)) {
     pending += blocks.add(row, where)
     if (pending.length >= CHUNK_CHARS) {
@@ -115,8 +126,15 @@ function pageAsset(): { script: string; style: string } {
 }
 
 function documentHead(data: PageData): string {
+  const [head, tail] = documentHeadAround(data.title)
+  return `${head}${jsonForScript(data)}${tail}`
+}
+
+/** The document's head up to its data block's JSON, and what follows that JSON. */
+function documentHeadAround(title: string): [string, string] {
   const { script, style } = pageAsset()
-  return [
+  const marker = '\u0000data\u0000'
+  const text = [
     '<!doctype html>',
     '<html lang="en">',
     '<head>',
@@ -124,15 +142,17 @@ function documentHead(data: PageData): string {
     `<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(script, style))}">`,
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
     '<meta name="referrer" content="no-referrer">',
-    `<title>${escapeHtml(`agentevalops · ${data.title}`)}</title>`,
+    `<title>${escapeHtml(`agentevalops · ${title}`)}</title>`,
     `<style>${style}</style>`,
     '</head>',
     '<body>',
     '<noscript>This report is drawn by its inline script. report.md and scores.json in the same bundle hold the same figures.</noscript>',
     '<main id="app"></main>',
-    `<script type="application/json" id="data">${jsonForScript(data)}</script>`,
+    `<script type="application/json" id="data">${marker}</script>`,
     '',
   ].join('\n')
+  const at = text.indexOf(marker)
+  return [text.slice(0, at), text.slice(at + marker.length)]
 }
 
 function documentTail(): string {

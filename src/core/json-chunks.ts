@@ -1,0 +1,67 @@
+/**
+ * JSON.stringify(value, null, indent ? 2 : undefined) as a sequence of pieces, so that a large document (a 100,000-
+ * task summary, report.html's run part) is written without its whole text, or a copy of it, in memory. Joined, the
+ * pieces are the bytes JSON.stringify gives: keys whose values are undefined, functions or symbols are left out,
+ * such array elements become null, toJSON is honoured. `prefix` is added after every newline, as when the text is
+ * nested that deep in an indented document. The pieces are gathered into strings of about `chunkChars`.
+ */
+export function* jsonChunks(
+  value: unknown,
+  options: { indent?: boolean; prefix?: string; chunkChars?: number } = {},
+): Generator<string> {
+  const chunkChars = options.chunkChars ?? 64 * 1024
+  let pending = ''
+  for (const piece of pieces(jsonValueOf(value, ''), options.indent ? (options.prefix ?? '') : null)) {
+    pending += piece
+    if (pending.length >= chunkChars) {
+      yield pending
+      pending = ''
+    }
+  }
+  if (pending !== '') yield pending
+}
+
+/** `value` past its toJSON; `indent` is the current line's indentation, null for compact text. */
+function* pieces(value: unknown, indent: string | null): Generator<string> {
+  if (value === null || typeof value !== 'object') {
+    yield JSON.stringify(value)
+    return
+  }
+  const inner = indent === null ? null : `${indent}  `
+  const open = inner === null ? '' : `\n${inner}`
+  const close = indent === null ? '' : `\n${indent}`
+  if (Array.isArray(value)) {
+    if (value.length === 0) {
+      yield '[]'
+      return
+    }
+    for (let i = 0; i < value.length; i++) {
+      yield `${i === 0 ? '[' : ','}${open}`
+      const element = jsonValueOf(value[i], String(i))
+      if (omitted(element)) yield 'null'
+      else yield* pieces(element, inner)
+    }
+    yield `${close}]`
+    return
+  }
+  let first = true
+  for (const name of Object.keys(value)) {
+    const entry = jsonValueOf((value as Record<string, unknown>)[name], name)
+    if (omitted(entry)) continue
+    yield `${first ? '{' : ','}${open}${JSON.stringify(name)}:${inner === null ? '' : ' '}`
+    first = false
+    yield* pieces(entry, inner)
+  }
+  yield first ? '{}' : `${close}}`
+}
+
+/** What JSON.stringify serialises for `value` under `key`: its toJSON(key), when it has one. */
+function jsonValueOf(value: unknown, key: string): unknown {
+  if (value !== null && typeof value === 'object' && 'toJSON' in value && typeof value.toJSON === 'function')
+    return (value.toJSON as (key: string) => unknown).call(value, key)
+  return value
+}
+
+function omitted(value: unknown): boolean {
+  return value === undefined || typeof value === 'function' || typeof value === 'symbol'
+}
