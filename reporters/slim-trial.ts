@@ -64,8 +64,8 @@ export class SlimTrials {
 }
 
 /**
- * The slim trial as the report code's ScoredTrial. Sound for a trial that is not `detailed`: report.md, the console
- * and job summaries and the baseline comparison read of such a trial only the fields the slim form keeps.
+ * The slim trial as the report code's ScoredTrial, for the console and job summaries and the baseline comparison:
+ * they read only the fields the slim form keeps (report.md's rows are made from the whole records, by SealTally).
  */
 export function reportTrial(slim: SlimTrial): ScoredTrial {
   return slim as unknown as ScoredTrial
