@@ -49,6 +49,20 @@ describe('jsonChunks', () => {
     }
   })
 
+  it('agrees with JSON.stringify past the size it stringifies whole, where it goes value by value', () => {
+    const random = seededRandom(7)
+    for (let i = 0; i < 100; i++) {
+      const value = {
+        rows: Array.from({ length: 120 }, () => randomValue(random, 0)),
+        nested: { more: Array.from({ length: 300 }, () => randomValue(random, 3)), skipped: undefined },
+      }
+      expect([...jsonChunks(value, { chunkChars: 100 })].join('')).toBe(JSON.stringify(value))
+      expect([...jsonChunks(value, { indent: true, prefix: '  ' })].join('')).toBe(
+        JSON.stringify(value, null, 2).replaceAll('\n', '\n  '),
+      )
+    }
+  })
+
   it('hands a large array over in pieces of about the chunk size, never the whole text at once', () => {
     const rows = Array.from({ length: 5000 }, (_, i) => ({ taskId: `task-${i}`, passed: i % 3, cost: i / 7 }))
     const chunks = [...jsonChunks({ rows }, { indent: true, chunkChars: 4096 })]
