@@ -72,7 +72,8 @@ const SMALL_VALUES = 256
 
 /** Whether `value` holds at most `budget.left` values, counting down as it looks; stops once there are more. */
 function fewValues(value: object, budget: { left: number }): boolean {
-  for (const item of Array.isArray(value) ? value : Object.values(value)) {
+  const items: readonly unknown[] = Array.isArray(value) ? value : Object.values(value)
+  for (const item of items) {
     if (--budget.left < 0) return false
     if (item !== null && typeof item === 'object' && !fewValues(item, budget)) return false
   }
