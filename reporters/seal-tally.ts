@@ -1,5 +1,5 @@
+import { RunTargetsFold } from '../src/bundles/index.ts'
 import {
-  canonicalJson,
   type BenchmarkInfo,
   type RunnerInfo,
   type RunSummary,
@@ -25,9 +25,7 @@ export class SealTally {
   readonly slims: SlimTrial[] = []
   private readonly summaryFold: SummaryFold
   private readonly slimOf: SlimTrials
-  private readonly runners = new Map<string, RunnerInfo>()
-  private readonly seenRunners = new WeakSet<RunnerInfo>()
-  private readonly benchmarkInfos = new Map<string, BenchmarkInfo>()
+  private readonly runTargets = new RunTargetsFold()
   private readonly evaluatorIds = new Set<string>()
   /** Trials whose record names another run (by their index in bundle order): rare, and the writer refuses them. */
   private readonly foreign = new Map<number, string>()
@@ -50,14 +48,7 @@ export class SealTally {
     this.summaryFold.add(slim)
     this.totals.add(slim)
     this.report.add(record)
-    // Equal runners are one object (SlimTrials shares them): canonicalJson once per object, not per trial.
-    if (!this.seenRunners.has(slim.runner)) {
-      this.seenRunners.add(slim.runner)
-      const key = canonicalJson(slim.runner)
-      if (!this.runners.has(key)) this.runners.set(key, slim.runner)
-    }
-    if (!this.benchmarkInfos.has(slim.benchmark.id))
-      this.benchmarkInfos.set(slim.benchmark.id, slim.benchmark)
+    this.runTargets.add(slim)
     for (const score of slim.scores) this.evaluatorIds.add(score.evaluatorId)
   }
 
@@ -68,12 +59,12 @@ export class SealTally {
 
   /** The runners, in first-seen order. */
   get targets(): RunnerInfo[] {
-    return [...this.runners.values()]
+    return this.runTargets.targets
   }
 
   /** The benchmarks, in first-seen order. */
   get benchmarks(): BenchmarkInfo[] {
-    return [...this.benchmarkInfos.values()]
+    return this.runTargets.benchmarks
   }
 
   get evaluators(): string[] {

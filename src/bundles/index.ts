@@ -48,4 +48,4 @@ export {
   type MergeInput,
   type MergeResult,
 } from './merge/index.ts'
-export { runTargets } from './run-targets.ts'
+export { runTargets, RunTargetsFold } from './run-targets.ts'

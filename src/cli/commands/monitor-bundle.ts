@@ -36,8 +36,9 @@ export interface MonitorBundleOptions {
  * A window's bundle (status `monitor`), written the way a run's reporter writes an eval run's: each scored trace is
  * folded as it arrives (its record spilled, its events and its spans.jsonl and report.html parts appended to the
  * fold's files), leaving only its key and byte ranges in memory; the end reads the records back once in bundle
- * order (scores.json, the statistics and the reports' figures, a record at a time) and seals. So memory is bounded by the traces in flight and a few
- * numbers per trace, not by the window.
+ * order (scores.json, the statistics and the reports' figures, a record at a time) and seals. So memory holds the
+ * traces in flight, never the window's trace data; what grows with the window is the fold's keys and, at the seal,
+ * the task table scores.json and report.html list (docs/performance.md, "Monitor windows").
  */
 export function monitorBundleWriter(
   o: MonitorBundleOptions,

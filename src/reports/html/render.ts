@@ -133,8 +133,7 @@ function documentHead(data: PageData): string {
 /** The document's head up to its data block's JSON, and what follows that JSON. */
 function documentHeadAround(title: string): [string, string] {
   const { script, style } = pageAsset()
-  const marker = '\u0000data\u0000'
-  const text = [
+  const head = [
     '<!doctype html>',
     '<html lang="en">',
     '<head>',
@@ -148,11 +147,9 @@ function documentHeadAround(title: string): [string, string] {
     '<body>',
     '<noscript>This report is drawn by its inline script. report.md and scores.json in the same bundle hold the same figures.</noscript>',
     '<main id="app"></main>',
-    `<script type="application/json" id="data">${marker}</script>`,
-    '',
+    '<script type="application/json" id="data">',
   ].join('\n')
-  const at = text.indexOf(marker)
-  return [text.slice(0, at), text.slice(at + marker.length)]
+  return [head, '</script>\n']
 }
 
 function documentTail(): string {
