@@ -37,7 +37,7 @@ import { derivedRunFiles, timeStage } from './derived-files.ts'
 import { appendGithubStepSummary, githubStepSummary, VIEW_URL_ENV } from './github-summary.ts'
 import { replayCommand, type ConfigReplay } from './replay-command.ts'
 import { gitState, type GitState } from './run-environment.ts'
-import { invalidTraces, sortFolded, writeSortedParts, type SortedParts } from './fold-seal.ts'
+import { invalidTraces, writeSortedParts, type SortedParts } from './fold-seal.ts'
 import { SealTally } from './seal-tally.ts'
 import { reportTrial } from './slim-trial.ts'
 import { GrowingFiles } from './growing-files.ts'
@@ -276,18 +276,17 @@ export class BundleReporter implements Reporter {
       process.exitCode = 1
       return
     }
-    const trials = run.fold.trials
+    const index = run.fold.index
+    const folded = index.counts()
+    let kept = folded.trials
     if (reason === 'interrupted') {
       // Trials the interrupt cut short never finished: their records (with outcome interrupted) would count as
       // failures. The bundle holds the trials that had finished.
-      let cut = 0
-      for (const [key, t] of trials) {
-        if (!t.interrupted) continue
-        trials.delete(key)
-        cut++
-      }
+      index.dropInterrupted()
+      const cut = folded.interrupted
+      kept -= cut
       vitest.logger.log(
-        `agentevalops: run interrupted: ${trials.size} finished trial${trials.size === 1 ? '' : 's'} kept` +
+        `agentevalops: run interrupted: ${kept} finished trial${kept === 1 ? '' : 's'} kept` +
           (cut > 0 ? `, ${cut} cut short left out` : ''),
       )
     }
@@ -303,12 +302,12 @@ export class BundleReporter implements Reporter {
     }
     // A shard that drew no task still says so with a bundle: the merge of its run checks that every shard is there.
     const emptyShard =
-      trials.size === 0 &&
+      kept === 0 &&
       reason !== 'interrupted' &&
       !unreported &&
       (this.options.shard ?? vitest.config.shard) != null &&
       !vitest.config.testNamePattern
-    if (trials.size === 0 && !emptyShard) {
+    if (kept === 0 && !emptyShard) {
       // Nothing finished, but a dead worker's trials left partial traces: `recover` turns them into a bundle.
       if (unreported) return
       await removeStaging(run.stagingDir)
@@ -380,10 +379,13 @@ export class BundleReporter implements Reporter {
   private unreported(run: OpenRun, modules: readonly TestModule[]): MetadataUnreported | undefined {
     const unended = unendedTrials(modules, this.options.project, this.requireVitest().config.root)
     if (unended.trials.length === 0) return undefined
+    const folded = run.fold.index.present(
+      new Set(unended.trials.flatMap((t) => t.trials.map((n) => trialKey(t.benchmark, t.taskId, n)))),
+    )
     const trials = unended.trials
       .map((t) => ({
         ...t,
-        trials: t.trials.filter((n) => !run.fold.trials.has(trialKey(t.benchmark, t.taskId, n))),
+        trials: t.trials.filter((n) => !folded.has(trialKey(t.benchmark, t.taskId, n))),
       }))
       .filter((t) => t.trials.length > 0)
     return trials.length === 0 ? undefined : { files: unended.files, trials }
@@ -395,13 +397,12 @@ export class BundleReporter implements Reporter {
     { registered, gates }: { registered: RegisteredTrials[]; gates: PassRateGate[] },
     unreported: MetadataUnreported | undefined,
   ): Promise<{ dir: string; trials: ScoredTrial[]; summary: RunSummary; metadata: RunMetadata }> {
-    const sorted = sortFolded([...run.fold.trials.values()])
-    const traceFindings = sorted.flatMap((t) => t.traceFindings ?? [])
+    const traceFindings = run.fold.index.traceFindings()
     if (traceFindings.length > 0) throw invalidTraces(traceFindings)
-    const tally = new SealTally(run.runId, this.settings, true)
+    const tally = new SealTally(run.runId, this.settings, { keepSlims: true })
     const parts = await writeSortedParts(
       run.fold,
-      sorted,
+      run.fold.index.sorted(),
       run.growing.parts.map((p) => p.file),
       tally,
     )
@@ -423,7 +424,7 @@ export class BundleReporter implements Reporter {
   ): Promise<{ dir: string; trials: ScoredTrial[]; summary: RunSummary; metadata: RunMetadata }> {
     const vitest = this.requireVitest()
     const slims = tally.slims
-    const { value: summary, stage: score } = timeStage(() => tally.summary())
+    const { value: summary, stage: score } = timeStage(() => tally.wholeSummary())
     const { targets, benchmarks } = tally
     const finishedAt = new Date()
     const shard = this.options.shard ?? vitest.config.shard ?? null
@@ -476,11 +477,12 @@ export class BundleReporter implements Reporter {
     const comparison =
       metadata.status === 'interrupted' ? undefined : await this.comparison(run, trials, benchmarks)
     if (comparison) summary.comparison = comparison
-    const scores = await parts.finishScores(summary)
+    const sealed = { summary, tasks: tally.tasks }
+    const scores = await parts.finishScores(sealed)
     const derived = derivedRunFiles({
       metadata,
       trials: [],
-      summary,
+      summary: sealed,
       score,
       ...run.growing.sealed(parts.parts, tally.totals, run.fold.dir),
     })
@@ -488,10 +490,10 @@ export class BundleReporter implements Reporter {
     const dir = await sealBundle({
       runsDir: run.runsDir,
       metadata,
-      trials: slims,
+      trials: tally.keys,
       traces: parts.traces,
       scores,
-      reports: { 'report.md': renderMarkdownReport({ metadata, trials: tally.report, summary }) },
+      reports: { 'report.md': renderMarkdownReport({ metadata, trials: tally.report, summary: sealed }) },
       extraFiles: [
         ...(await recordingsFile(run.stagingDir)),
         ...(await artifactFiles(run.stagingDir)),

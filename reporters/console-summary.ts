@@ -30,7 +30,7 @@ export function consoleSummary(
   summary: RunSummary,
   bundleDir: string,
 ): string {
-  const lines = hasRepeatedTrials(summary) ? taskRows(summary) : trialRows(trials)
+  const lines = hasRepeatedTrials(summary.tasks) ? taskRows(summary) : trialRows(trials)
   lines.push(...closing(summary).map(terminalText))
   // Over several targets a share of all trials is a pooled rate too: the count alone is still true.
   const share = headlineModel(summary).pooled === null ? '' : ` (${percent(summary.passRate)})`
@@ -111,12 +111,12 @@ function closing(summary: RunSummary): string[] {
   if (headline.neverPassed.length > 0) {
     lines.push(
       `agentevalops: ⚠ ${plural(headline.neverPassed.length, 'task')} never passed: ` +
-        tasksWithCounts(summary, headline.neverPassed, MAX_NAMES),
+        tasksWithCounts(summary.tasks, headline.neverPassed, MAX_NAMES),
     )
   }
   if (headline.flaky.length > 0) {
     lines.push(
-      `agentevalops: ${plural(headline.flaky.length, 'flaky task')}: ${tasksWithCounts(summary, headline.flaky, MAX_NAMES)}`,
+      `agentevalops: ${plural(headline.flaky.length, 'flaky task')}: ${tasksWithCounts(summary.tasks, headline.flaky, MAX_NAMES)}`,
     )
   }
   if (summary.comparison) {

@@ -2,8 +2,11 @@ import { appendFile } from 'node:fs/promises'
 import type { ExtraFile } from '../src/bundles/index.ts'
 import {
   errorMessage,
+  isSealedSummary,
+  wholeSummary,
   type RunMetadata,
   type RunSummary,
+  type SealedSummary,
   type TraceEvent,
   type TrialRecord,
 } from '../src/core/index.ts'
@@ -32,7 +35,8 @@ export interface DerivedRun {
   metadata: RunMetadata
   /** As the run handed them over: live records still carry their phase timing, which the spans are drawn from. */
   trials: readonly TrialRecord[]
-  summary: RunSummary
+  /** A run that streams report.html's rows gives the sealed form: its task rows carry each task's tokens. */
+  summary: RunSummary | SealedSummary
   /** When the statistics were computed, for the run's `eval.score` span. */
   score?: StageTime | undefined
   /**
@@ -82,19 +86,28 @@ export function derivedRunFiles(run: DerivedRun, env: NodeJS.ProcessEnv = proces
       let htmlFile: ExtraFile
       if (run.rows) {
         const { path, totals, out } = run.rows
+        if (!isSealedSummary(run.summary))
+          throw new Error(
+            'derivedRunFiles: streamed rows need the sealed summary, whose rows carry the tokens',
+          )
         await writeHtmlReportFromRows(out, htmlRunPart(run.metadata, run.summary, totals), path)
         htmlFile = { path: HTML_REPORT_FILE, sourcePath: out }
-      } else htmlFile = { path: HTML_REPORT_FILE, data: renderHtmlReport({ ...run, events }) }
+      } else
+        htmlFile = {
+          path: HTML_REPORT_FILE,
+          data: renderHtmlReport({ ...run, summary: wholeSummary(run.summary), events }),
+        }
       const report = { startedAt: started.toISOString(), durationMs: performance.now() - clock }
       const stages = { score: run.score, report }
       if (run.spans) {
         const { writer, path } = run.spans
-        await appendFile(path, `${writer.runSpanLine(run.metadata, run.summary, stages)}\n`)
+        await appendFile(path, `${writer.runSpanLine(run.metadata, headOf(run.summary), stages)}\n`)
         spanLines = () => readOtlpLines(path)
         return [{ path: SPANS_FILE, sourcePath: path }, htmlFile]
       }
       const lines = buildRunSpanLines({
         ...run,
+        summary: wholeSummary(run.summary),
         events,
         captureContent: captureContentFromEnv(env),
         stages,
@@ -128,4 +141,8 @@ export function timeStage<T>(work: () => T): { value: T; stage: StageTime } {
   const clock = performance.now()
   const value = work()
   return { value, stage: { startedAt, durationMs: performance.now() - clock } }
+}
+
+function headOf(summary: RunSummary | SealedSummary) {
+  return isSealedSummary(summary) ? summary.summary : summary
 }

@@ -8,7 +8,12 @@ import {
   type Finding,
   type PrewrittenFile,
 } from '../src/bundles/index.ts'
-import { AgentEvalOpsError, type RunSummary, type TrialRecord } from '../src/core/index.ts'
+import {
+  AgentEvalOpsError,
+  type RunSummary,
+  type SealedSummary,
+  type TrialRecord,
+} from '../src/core/index.ts'
 import { eventsRange, partRange, recordRange, type FoldedTrial, type RunFold } from './run-fold.ts'
 import type { SealTally } from './seal-tally.ts'
 
@@ -18,20 +23,20 @@ export interface SortedParts {
   /** Each part's file (RunFold's parts, in their order) with the texts of the bundle's trials, in bundle order. */
   parts: string[]
   /** Ends scores.json (whose trials are written) with the run's summary. */
-  finishScores(summary: RunSummary): Promise<PrewrittenFile>
+  finishScores(summary: RunSummary | SealedSummary): Promise<PrewrittenFile>
   /** Drops the unfinished scores.json (the bundle will not be written). */
   abandon(): Promise<void>
 }
 
 /**
- * One pass over the folded trials in bundle order (benchmark, task, trial): traces.jsonl from their events' byte
+ * One pass over the folded trials in bundle order (benchmark, task, trial: the fold index's sorted()): traces.jsonl from their events' byte
  * ranges, scores.json's trials from their spilled records, each part's file from its texts, and each record handed
  * to `tally` (the statistics, the metadata's lists, the reports' figures). All land in the fold folder, for
  * sealBundle to move or copy into the bundle; memory holds one record at a time.
  */
 export async function writeSortedParts(
   fold: RunFold,
-  sorted: readonly FoldedTrial[],
+  sorted: Iterable<FoldedTrial>,
   partFiles: readonly string[],
   tally: Pick<SealTally, 'add'>,
 ): Promise<SortedParts> {
@@ -71,13 +76,6 @@ export async function writeSortedParts(
   }
 }
 
-/** Bundle order: benchmark, task, trial. */
-export function sortFolded(trials: readonly FoldedTrial[]): FoldedTrial[] {
-  return [...trials].sort(
-    (a, b) => cmp(a.benchmarkId, b.benchmarkId) || cmp(a.taskId, b.taskId) || a.trial - b.trial,
-  )
-}
-
 /** As writeBundle says it of traces it checks: the folded events were checked as they streamed. */
 export function invalidTraces(findings: readonly Finding[]): AgentEvalOpsError {
   return new AgentEvalOpsError(
@@ -85,8 +83,4 @@ export function invalidTraces(findings: readonly Finding[]): AgentEvalOpsError {
     `the run's traces are invalid, so no bundle was written (the source trace files are untouched):\n` +
       formatFindings(findings),
   )
-}
-
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0
 }

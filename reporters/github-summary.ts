@@ -164,7 +164,7 @@ function neverPassedText(summary: RunSummary): string | undefined {
   if (never.length === 0) return undefined
   return (
     `**⚠ ${plural(never.length, 'task')} never passed:** ` +
-    inertText(tasksWithCounts(summary, never, MAX_NEVER_PASSED))
+    inertText(tasksWithCounts(summary.tasks, never, MAX_NEVER_PASSED))
   )
 }
 

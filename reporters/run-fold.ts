@@ -1,9 +1,10 @@
 import { mkdir, open, type FileHandle } from 'node:fs/promises'
 import { basename, join } from 'node:path'
-import { FindingList, type Finding } from '../src/bundles/findings.ts'
+import { FindingList } from '../src/bundles/findings.ts'
 import { TraceChecker } from '../src/bundles/trace-checks.ts'
 import { TRIAL_OUTCOMES, type TraceEvent, type TrialRecord } from '../src/core/index.ts'
 import { LogTail, workerLogPaths } from '../src/stores/index.ts'
+import { FoldIndex, type IndexedTrial } from './fold-index.ts'
 
 /** The folder of the run's staging folder where the bundle's big files grow, beside the worker logs they come from. */
 export const FOLD_DIR = 'fold'
@@ -19,24 +20,11 @@ export interface ByteRange {
 }
 
 /**
- * What the fold keeps of a trial while the run goes on: where its record, its events and its parts' texts are in the
- * fold's files, and the few facts the end needs before it reads them back. The statistics' fields are not kept: the
- * seal reads every record once, in bundle order, and makes them there (SlimTrials).
+ * What the fold keeps of a trial: where its record, its events and its parts' texts are in the fold's files, and
+ * the few facts the end needs before it reads them back, in the fold's index (on disk, not in memory). The
+ * statistics' fields are not kept: the seal reads every record once, in bundle order, and makes them there.
  */
-export interface FoldedTrial {
-  benchmarkId: string
-  taskId: string
-  trial: number
-  /**
-   * Offset and length of its record in the spill, then of its events in the folded traces, then of its text in each
-   * part's file (in the order the parts were given), flat: one array, not an object per range.
-   */
-  ranges: number[]
-  /** Its outcome is `interrupted`: an interrupted run's bundle leaves it out. */
-  interrupted: boolean
-  /** What was wrong with its events (TraceChecker's findings), when anything was. */
-  traceFindings?: Finding[]
-}
+export type FoldedTrial = IndexedTrial
 
 /** Where a folded trial's record is in the spill. */
 export function recordRange(t: FoldedTrial): ByteRange {
@@ -98,8 +86,8 @@ const OUTCOMES = new Set<unknown>(TRIAL_OUTCOMES)
  * the fold needs, never validated with zod again. A trial reported twice (a retried case) is the last one folded.
  */
 export class RunFold {
-  /** By benchmark, task and trial: a trial is in the bundle once. */
-  readonly trials = new Map<string, FoldedTrial>()
+  /** The folded trials by benchmark, task and trial: a trial is in the bundle once. */
+  readonly index: FoldIndex
   /** Record lines that were no trial record, said once each when the run ends. */
   readonly problems: string[] = []
   private readonly logs = new Map<string, FollowedLog>()
@@ -116,7 +104,9 @@ export class RunFold {
     private readonly spill: FileHandle,
     private readonly traces: FileHandle,
     private readonly parts: readonly PartFile[],
-  ) {}
+  ) {
+    this.index = new FoldIndex(dir)
+  }
 
   static async open(
     stagingDir: string,
@@ -271,7 +261,6 @@ export class RunFold {
     eventTexts: readonly string[],
     where: string,
   ): { record: string; events: string; parts: string[] } {
-    const key = trialKey(record.benchmark.id, record.taskId, record.trial)
     const findings = new FindingList()
     const checker = new TraceChecker(this.runId, findings, [
       { benchmark: record.benchmark.id, taskId: record.taskId, trial: record.trial },
@@ -305,11 +294,10 @@ export class RunFold {
       trial: record.trial,
       ranges,
       interrupted: record.outcome === 'interrupted',
-      ...(findings.size > 0 ? { traceFindings: findings.toArray() } : {}),
     }
     this.spillSize += recordBytes
     this.tracesSize += eventBytes
-    this.trials.set(key, folded)
+    this.index.add(folded, findings.size > 0 ? findings.toArray() : [])
     return { record: recordText, events: text, parts }
   }
 }

@@ -1,16 +1,30 @@
-import { RunTargetsFold } from '../src/bundles/index.ts'
+import { FindingList, RunTargetsFold, StreamedTrialKeys } from '../src/bundles/index.ts'
 import {
+  withTasks,
   type BenchmarkInfo,
   type RunnerInfo,
   type RunSummary,
+  type SealedSummary,
   type SummarySettings,
+  type TaskRow,
+  type TaskRows,
   type TrialRecord,
 } from '../src/core/index.ts'
 import { HtmlReportAggregates } from '../src/reports/html/index.ts'
 import { ReportTrials } from '../src/reports/sections/trials.ts'
 import { SummaryFold } from '../src/scorers/index.ts'
-import type { FoldedTrial } from './run-fold.ts'
 import { SlimTrials, type SlimTrial } from './slim-trial.ts'
+import { TaskRowsSpill } from './task-rows-spill.ts'
+
+/** The task table's file in the fold folder, when a seal spills it. */
+export const TASK_ROWS_FILE = 'tasks.jsonl'
+
+export interface SealTallyOptions {
+  /** Keep every trial's slim form (the console and job summaries read them). */
+  keepSlims: boolean
+  /** Write the task table to this file as it is folded, instead of holding it (a monitor window's). */
+  taskRowsFile?: string
+}
 
 /**
  * What the seal takes from each trial's record as it reads the spill once in bundle order, so that no record, and
@@ -24,26 +38,38 @@ export class SealTally {
   /** Every trial's slim form, in bundle order, when the caller keeps them (the console and job summaries read them). */
   readonly slims: SlimTrial[] = []
   private readonly summaryFold: SummaryFold
+  private readonly taskRows: TaskRows & { add(task: TaskRow['task'], tokens: number): void }
   private readonly slimOf: SlimTrials
+  private readonly keepSlims: boolean
   private readonly runTargets = new RunTargetsFold()
   private readonly evaluatorIds = new Set<string>()
-  /** Trials whose record names another run (by their index in bundle order): rare, and the writer refuses them. */
-  private readonly foreign = new Map<number, string>()
+  /** The trials' keys, checked as they pass (run ids, duplicates) for sealBundle, which then holds their count. */
+  readonly keys: StreamedTrialKeys
+  private sealed: SealedSummary | undefined
 
   constructor(
     private readonly runId: string,
     settings: SummarySettings,
-    private readonly keepSlims: boolean,
+    options: SealTallyOptions,
   ) {
-    this.summaryFold = new SummaryFold(settings)
+    this.keepSlims = options.keepSlims
+    this.taskRows =
+      options.taskRowsFile === undefined ? new HeldRows() : new TaskRowsSpill(options.taskRowsFile)
+    this.summaryFold = new SummaryFold(settings, (task, group) =>
+      this.taskRows.add(
+        task,
+        group.trials.reduce((sum, t) => sum + t.usage.tokens, 0),
+      ),
+    )
     this.slimOf = new SlimTrials(runId)
+    this.keys = new StreamedTrialKeys(runId, new FindingList())
   }
 
   /** The next record in bundle order. */
   add(record: TrialRecord): void {
     const slim = this.slimOf.of(record)
     if (this.keepSlims) this.slims.push(slim)
-    if (slim.runId !== this.runId) this.foreign.set(this.count, slim.runId)
+    this.keys.add(slim)
     this.count++
     this.summaryFold.add(slim)
     this.totals.add(slim)
@@ -52,9 +78,29 @@ export class SealTally {
     for (const score of slim.scores) this.evaluatorIds.add(score.evaluatorId)
   }
 
-  /** The run's statistics; once, after the last trial. */
-  summary(): RunSummary {
-    return this.summaryFold.finish()
+  /** The run's statistics and its task table, computed once, after the last trial. */
+  summary(): SealedSummary {
+    this.sealed ??= { summary: this.summaryFold.finishHead(), tasks: this.taskRows }
+    return this.sealed
+  }
+
+  /** summary() with the task table in memory, when it was held. */
+  wholeSummary(): RunSummary {
+    if (!(this.taskRows instanceof HeldRows)) throw new Error('SealTally: the task table was spilled')
+    return withTasks(
+      this.summary().summary,
+      this.taskRows.rows.map((r) => r.task),
+    )
+  }
+
+  /** The task table's rows, in bundle order, as summary() gives them. */
+  get tasks(): TaskRows {
+    return this.taskRows
+  }
+
+  /** Ends the spilled task table's writes (its file stays, for the fold folder to take). */
+  close(): void {
+    if (this.taskRows instanceof TaskRowsSpill) this.taskRows.close()
   }
 
   /** The runners, in first-seen order. */
@@ -70,16 +116,21 @@ export class SealTally {
   get evaluators(): string[] {
     return [...this.evaluatorIds].sort()
   }
+}
 
-  /** The trials sealBundle holds against the metadata, from the fold's keys of the same trials in the same order. */
-  sealKeys(
-    sorted: readonly FoldedTrial[],
-  ): { runId: string; benchmark: { id: string }; taskId: string; trial: number }[] {
-    const benchmarks = new Map<string, { id: string }>()
-    return sorted.map((t, i) => {
-      let benchmark = benchmarks.get(t.benchmarkId)
-      if (!benchmark) benchmarks.set(t.benchmarkId, (benchmark = { id: t.benchmarkId }))
-      return { runId: this.foreign.get(i) ?? this.runId, benchmark, taskId: t.taskId, trial: t.trial }
-    })
+/** A task table in memory, in the order folded. */
+class HeldRows implements TaskRows {
+  readonly rows: TaskRow[] = []
+
+  get count(): number {
+    return this.rows.length
+  }
+
+  add(task: TaskRow['task'], tokens: number): void {
+    this.rows.push({ task, tokens })
+  }
+
+  [Symbol.iterator](): Iterator<TaskRow> {
+    return this.rows[Symbol.iterator]()
   }
 }

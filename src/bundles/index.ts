@@ -16,7 +16,8 @@ export { inspectBundle, type BundleInspection, type InspectOptions } from './ins
 export type { RecomputeSummary } from './summary-checks.ts'
 export type { Finding } from './findings.ts'
 export { BUNDLE_CHECKS, CHECK_NAMES, type CheckName } from './checks.ts'
-export { formatFindings } from './findings.ts'
+export { FindingList, formatFindings } from './findings.ts'
+export { StreamedTrialKeys } from './record-checks.ts'
 export { manifestForDir, hashFile } from './manifest.ts'
 export {
   MANIFEST_FILE,

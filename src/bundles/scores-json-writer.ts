@@ -3,6 +3,11 @@ import {
   BUNDLE_FORMAT_VERSION,
   jsonChunks,
   RunSummary,
+  sealedSummary,
+  StreamedJsonArray,
+  TaskSummary,
+  withTasks,
+  type SealedSummary,
   type TrialRecord,
 } from '../core/index.ts'
 import { DurableFileWriter, type FileDigest } from './durable-file.ts'
@@ -35,22 +40,45 @@ export class ScoresJsonWriter {
     this.count++
   }
 
-  /** Ends the file with the run's summary, checked against its schema (written once, so checked once). */
-  async finish(summary: RunSummary): Promise<FileDigest> {
-    const parsed = RunSummary.safeParse(summary)
-    if (!parsed.success) {
+  /**
+   * Ends the file with the run's summary, checked against its schema (written once, so checked once); its task
+   * table row by row as it is written, so a spilled table is read through once and never held.
+   */
+  async finish(whole: RunSummary | SealedSummary): Promise<FileDigest> {
+    const { summary, tasks } = sealedSummary(whole)
+    const head = SummaryHead.safeParse(summary)
+    if (!head.success) return this.refuse(describeIssues(head.error.issues, 10))
+    const rows = new StreamedJsonArray(function* () {
+      let index = 0
+      for (const { task } of tasks) {
+        const row = TaskSummary.safeParse(task)
+        if (!row.success)
+          throw invalidSummary(
+            describeIssues(
+              row.error.issues.map((issue) => ({ ...issue, path: ['tasks', index, ...issue.path] })),
+              10,
+            ),
+          )
+        index++
+        yield row.data
+      }
+    })
+    try {
+      await this.writer.write(`${this.count === 0 ? ']' : '\n  ]'},\n  "summary": `)
+      // In pieces: the summary of a 100,000-task run is tens of MB of text, its task table most of it.
+      for (const piece of jsonChunks(withTasks(head.data, rows), { indent: true, prefix: '  ' }))
+        await this.writer.write(piece)
+      await this.writer.write('\n}\n')
+    } catch (e) {
       await this.writer.abandon()
-      throw new AgentEvalOpsError(
-        'BUNDLE_INVALID',
-        `refusing to write an invalid run summary (a bug in the code that computed it; no bundle was written): ${describeIssues(parsed.error.issues, 10)}`,
-      )
+      throw e
     }
-    await this.writer.write(`${this.count === 0 ? ']' : '\n  ]'},\n  "summary": `)
-    // In pieces: the summary of a 100,000-task run is tens of MB of text, its task table most of it.
-    for (const piece of jsonChunks(parsed.data, { indent: true, prefix: '  ' }))
-      await this.writer.write(piece)
-    await this.writer.write('\n}\n')
     return this.writer.close()
+  }
+
+  private async refuse(issues: string): Promise<never> {
+    await this.writer.abandon()
+    throw invalidSummary(issues)
   }
 
   async abandon(): Promise<void> {
@@ -61,4 +89,13 @@ export class ScoresJsonWriter {
 /** JSON.stringify(value, null, 2) nested `prefix` deep: a JSON text holds a newline only between its tokens. */
 function indented(value: unknown, prefix: string): string {
   return JSON.stringify(value, null, 2).replaceAll('\n', `\n${prefix}`)
+}
+
+const SummaryHead = RunSummary.omit({ tasks: true })
+
+function invalidSummary(issues: string): AgentEvalOpsError {
+  return new AgentEvalOpsError(
+    'BUNDLE_INVALID',
+    `refusing to write an invalid run summary (a bug in the code that computed it; no bundle was written): ${issues}`,
+  )
 }

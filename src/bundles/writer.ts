@@ -21,7 +21,6 @@ import { DurableFileWriter, fsyncDir, writeDurableFile, type FileDigest } from '
 import { describeIssues, FindingList, formatFindings } from './findings.ts'
 import {
   assertSafeRunId,
-  describeTrial,
   isSafeRelativePath,
   MANIFEST_FILE,
   METADATA_FILE,
@@ -33,7 +32,7 @@ import {
   TRACES_FILE,
 } from './layout.ts'
 import { toBundleJson } from './manifest.ts'
-import { checkRecords } from './record-checks.ts'
+import { checkRecordCounts, checkRecords, foreignRunId, StreamedTrialKeys } from './record-checks.ts'
 import { TraceChecker } from './trace-checks.ts'
 import { traceBatches, type TraceSource } from './trace-source.ts'
 import { checkSchema, parseJsonText } from './untrusted-json.ts'
@@ -95,9 +94,9 @@ export interface SealBundleInput {
   metadata: RunMetadata
   /**
    * The trials scores.json lists, by run id and key: held against the metadata (run ids, trial count, duplicates)
-   * as writeBundle holds its records.
+   * as writeBundle holds its records. Or the same checks made as the trials streamed into scores.json.
    */
-  trials: readonly { runId: string; benchmark: { id: string }; taskId: string; trial: number }[]
+  trials: readonly SealedTrialKey[] | StreamedTrialKeys
   /**
    * traces.jsonl in bundle order, checked by its writer as the events streamed (TraceChecker): one run id, each
    * trial's events together, steps from 0, one terminal event, events for every trial of `trials` and no other.
@@ -126,6 +125,8 @@ export async function sealBundle(input: SealBundleInput): Promise<string> {
     return []
   })
 }
+
+type SealedTrialKey = { runId: string; benchmark: { id: string }; taskId: string; trial: number }
 
 type Put = (path: string, write: (target: string) => Promise<FileDigest>) => Promise<void>
 
@@ -250,37 +251,37 @@ function validateRecords(input: WriteBundleInput): { metadata: RunMetadata; scor
 }
 
 /** What both writers check first: a safe run id, the metadata's schema, and every trial of this run. */
-function checkRun(input: Pick<SealBundleInput, 'metadata' | 'trials'>) {
-  assertSafeRunId(input.metadata.runId)
-  const findings = new FindingList()
-  const metadata = RunMetadata.safeParse(input.metadata)
+function checkRun(input: { metadata: RunMetadata; trials: readonly SealedTrialKey[] }) {
+  return checkMetadata(input.metadata, new FindingList(), input.trials)
+}
+
+/** A safe run id and the metadata's schema, and each trial's run id when `trials` are given. */
+function checkMetadata(input: RunMetadata, findings: FindingList, trials: readonly SealedTrialKey[] = []) {
+  assertSafeRunId(input.runId)
+  const metadata = RunMetadata.safeParse(input)
   if (!metadata.success)
     findings.add('metadata-schema', METADATA_FILE, describeIssues(metadata.error.issues, 10))
-  checkRunIds(input.trials, input.metadata.runId, findings)
+  checkRunIds(trials, input.runId, findings)
   return { findings, metadata }
 }
 
 function validateSealInput(input: SealBundleInput): RunMetadata {
-  const { findings, metadata } = checkRun(input)
-  checkRecords(metadata.data, { schemaVersion: BUNDLE_FORMAT_VERSION, trials: input.trials }, findings)
+  const { trials } = input
+  const streamed = trials instanceof StreamedTrialKeys
+  const { findings, metadata } = streamed
+    ? checkMetadata(input.metadata, trials.findings)
+    : checkRun({ metadata: input.metadata, trials })
+  const header = { schemaVersion: BUNDLE_FORMAT_VERSION }
+  if (streamed) {
+    if (metadata.success) checkRecordCounts(metadata.data, { ...header, count: trials.count }, findings)
+  } else checkRecords(metadata.data, { ...header, trials }, findings)
   if (findings.size > 0 || !metadata.success) throw invalidInput(findings)
   return metadata.data
 }
 
-function checkRunIds(
-  trials: readonly { runId: string; benchmark: { id: string }; taskId: string; trial: number }[],
-  runId: string,
-  findings: FindingList,
-): void {
+function checkRunIds(trials: readonly SealedTrialKey[], runId: string, findings: FindingList): void {
   trials.forEach((trial, index) => {
-    if (trial.runId !== runId) {
-      findings.add(
-        'run-ids',
-        SCORES_FILE,
-        `trials[${index}] (${describeTrial(recordKey(trial))}) has runId ${JSON.stringify(trial.runId)}, not the run's ${JSON.stringify(runId)}`,
-        { key: 'scores:trial-runId', label: 'trials with a foreign runId' },
-      )
-    }
+    if (trial.runId !== runId) foreignRunId(trial, index, runId, findings)
   })
 }
 

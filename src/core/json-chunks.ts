@@ -22,6 +22,22 @@ export function* jsonChunks(
 }
 
 /**
+ * An array jsonChunks writes an element at a time as `elements` gives them, without holding them (a table read
+ * back from a file). JSON.stringify gets the same text through toJSON, holding them all.
+ */
+export class StreamedJsonArray<T> implements Iterable<T> {
+  constructor(private readonly elements: () => Iterable<T>) {}
+
+  [Symbol.iterator](): Iterator<T> {
+    return this.elements()[Symbol.iterator]()
+  }
+
+  toJSON(): T[] {
+    return Array.from(this.elements())
+  }
+}
+
+/**
  * `value` past its toJSON; `indent` is the current line's indentation, null for compact text. A container of a few
  * hundred values at most is one piece from JSON.stringify itself: a generator step per value would cost more than
  * the text (a 10,000-task summary: 200 ms against 20).
@@ -29,6 +45,10 @@ export function* jsonChunks(
 function* pieces(value: unknown, indent: string | null): Generator<string> {
   if (value === null || typeof value !== 'object') {
     yield JSON.stringify(value)
+    return
+  }
+  if (value instanceof StreamedJsonArray) {
+    yield* elementPieces(value, indent)
     return
   }
   if (!hasToJson(value) && fewValues(value, { left: SMALL_VALUES })) {
@@ -39,23 +59,13 @@ function* pieces(value: unknown, indent: string | null): Generator<string> {
     }
     return
   }
+  if (Array.isArray(value)) {
+    yield* elementPieces(value, indent)
+    return
+  }
   const inner = indent === null ? null : `${indent}  `
   const open = inner === null ? '' : `\n${inner}`
   const close = indent === null ? '' : `\n${indent}`
-  if (Array.isArray(value)) {
-    if (value.length === 0) {
-      yield '[]'
-      return
-    }
-    for (let i = 0; i < value.length; i++) {
-      yield `${i === 0 ? '[' : ','}${open}`
-      const element = jsonValueOf(value[i], String(i))
-      if (omitted(element)) yield 'null'
-      else yield* pieces(element, inner)
-    }
-    yield `${close}]`
-    return
-  }
   let first = true
   for (const name of Object.keys(value)) {
     const entry = jsonValueOf((value as Record<string, unknown>)[name], name)
@@ -67,6 +77,21 @@ function* pieces(value: unknown, indent: string | null): Generator<string> {
   yield first ? '{}' : `${close}}`
 }
 
+/** An array's elements, or a streamed one's as its source gives them. */
+function* elementPieces(elements: Iterable<unknown>, indent: string | null): Generator<string> {
+  const inner = indent === null ? null : `${indent}  `
+  const open = inner === null ? '' : `\n${inner}`
+  let i = 0
+  for (const item of elements) {
+    yield `${i === 0 ? '[' : ','}${open}`
+    const element = jsonValueOf(item, String(i))
+    if (omitted(element)) yield 'null'
+    else yield* pieces(element, inner)
+    i++
+  }
+  yield i === 0 ? '[]' : `${indent === null ? '' : `\n${indent}`}]`
+}
+
 /** Containers of at most this many values (nested ones counted) are stringified whole. */
 const SMALL_VALUES = 256
 
@@ -74,7 +99,7 @@ const SMALL_VALUES = 256
 function fewValues(value: object, budget: { left: number }): boolean {
   const items: readonly unknown[] = Array.isArray(value) ? value : Object.values(value)
   for (const item of items) {
-    if (--budget.left < 0) return false
+    if (--budget.left < 0 || item instanceof StreamedJsonArray) return false
     if (item !== null && typeof item === 'object' && !fewValues(item, budget)) return false
   }
   return true
@@ -86,6 +111,7 @@ function hasToJson(value: object): boolean {
 
 /** What JSON.stringify serialises for `value` under `key`: its toJSON(key), when it has one. */
 function jsonValueOf(value: unknown, key: string): unknown {
+  if (value instanceof StreamedJsonArray) return value
   if (value !== null && typeof value === 'object' && hasToJson(value))
     return (value as { toJSON: (key: string) => unknown }).toJSON(key)
   return value

@@ -4,6 +4,7 @@ import {
   type Redactor,
   type RunMetadata,
   type RunSummary,
+  type SummaryHead,
   type TraceEvent,
   type TrialRecord,
 } from '../core/index.ts'
@@ -133,7 +134,7 @@ export class RunSpanWriter {
    * The run-level line (no newline): `eval.run`, then `eval.score` (when there is a summary) and `eval.report`.
    * Call it once, after the last trial's line: the run span's end covers every trial written before.
    */
-  runSpanLine(metadata: RunMetadata, summary?: RunSummary, stages?: RunStages): string {
+  runSpanLine(metadata: RunMetadata, summary?: SummaryHead, stages?: RunStages): string {
     const plan = planRunLevel(metadata, summary, stages ?? {}, this.tasksEndMs)
     const spans: string[] = []
     encodeSpanTree(plan, undefined, this.encoding, spans, this.runSpanId)
@@ -159,7 +160,7 @@ export function buildRunSpanLines(input: RunSpansInput): string[] {
  */
 function planRunLevel(
   metadata: RunMetadata,
-  summary: RunSummary | undefined,
+  summary: SummaryHead | undefined,
   stages: RunStages,
   tasksEndMs: number | null,
 ): PlannedSpan {

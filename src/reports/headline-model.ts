@@ -1,4 +1,4 @@
-import { canonicalJson, type HeadlineFigure, type HeadlineGroup, type RunSummary } from '../core/index.ts'
+import { canonicalJson, type HeadlineFigure, type HeadlineGroup, type SummaryHead } from '../core/index.ts'
 import {
   clip,
   confidenceLabel,
@@ -62,7 +62,7 @@ export interface HeadlineModel {
   note: string | null
 }
 
-export function headlineModel(summary: RunSummary): HeadlineModel {
+export function headlineModel(summary: SummaryHead): HeadlineModel {
   const { headline, settings } = summary
   const level = confidenceLabel(settings.confidence)
   const exclude = settings.errorPolicy === 'exclude'

@@ -1,4 +1,10 @@
-import type { ReportGenerator, ReportInput } from '../core/index.ts'
+import {
+  sealedSummary,
+  type ReportGenerator,
+  type ReportInput,
+  type RunSummary,
+  type SealedSummary,
+} from '../core/index.ts'
 import { categoriesSection } from './sections/categories.ts'
 import { comparisonSection } from './sections/comparison.ts'
 import { evaluatorsSection } from './sections/evaluators.ts'
@@ -14,8 +20,10 @@ import { usageSection } from './sections/usage.ts'
  * A report's input; its trials may come as a ReportTrials a run's seal filled as it read its records, in place
  * of the records.
  */
-export type MarkdownReportInput = Omit<ReportInput, 'trials'> & {
+export type MarkdownReportInput = Omit<ReportInput, 'trials' | 'summary'> & {
   trials: ReportInput['trials'] | ReportTrials
+  /** Or a seal's summary and its task table, read back from where it was spilled. */
+  summary: RunSummary | SealedSummary
 }
 
 /** The file name of the Markdown report in a bundle. */
@@ -26,16 +34,17 @@ export const MARKDOWN_REPORT_FILE = 'report.md'
  * The headline pass rate and the tasks it hides come first; the comparison with a baseline, when there is one,
  * last.
  */
-export function renderMarkdownReport({ metadata, trials: input, summary }: MarkdownReportInput): string {
+export function renderMarkdownReport({ metadata, trials: input, ...rest }: MarkdownReportInput): string {
   const trials = ReportTrials.from(input)
+  const { summary, tasks } = sealedSummary(rest.summary)
   const sections = [
     headerSection(metadata),
-    headlineSection(summary),
+    headlineSection(summary, tasks),
     outcomesSection(summary),
     evaluatorsSection(summary),
-    passAtKSection(summary),
+    passAtKSection(summary, tasks),
     categoriesSection(summary),
-    tasksSection(summary),
+    tasksSection(tasks),
     trialsSection(trials),
     findingsSection(trials),
     usageSection(summary),

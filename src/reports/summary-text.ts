@@ -3,7 +3,6 @@ import type {
   BrokenTask,
   HeadlineFigure,
   MetricComparison,
-  RunSummary,
   TaskSummary,
 } from '../core/index.ts'
 import { capped, fraction, intervalMethod, percentInterval, plural } from './format.ts'
@@ -18,13 +17,15 @@ export function taskKeyOf(task: Pick<TaskSummary, 'benchmarkId' | 'taskId'>): st
 }
 
 /** Whether some task ran more than once: only then do per-task rates, flakiness and pass@k mean anything. */
-export function hasRepeatedTrials(summary: RunSummary): boolean {
-  return summary.tasks.some((t) => t.trials > 1)
+export function hasRepeatedTrials(tasks: Iterable<TaskSummary>): boolean {
+  for (const t of tasks) if (t.trials > 1) return true
+  return false
 }
 
 /** `toy/broken (0/10)` for each key, capped at `max` names. */
-export function tasksWithCounts(summary: RunSummary, keys: readonly string[], max: number): string {
-  const byKey = new Map(summary.tasks.map((t) => [taskKeyOf(t), t]))
+export function tasksWithCounts(tasks: Iterable<TaskSummary>, keys: readonly string[], max: number): string {
+  // Only the names shown are looked up: the table may be a long run's, read from a file.
+  const byKey = tasksByKey(tasks, keys.slice(0, max))
   return capped(
     keys.map((key) => {
       const task = byKey.get(key)
@@ -32,6 +33,18 @@ export function tasksWithCounts(summary: RunSummary, keys: readonly string[], ma
     }),
     max,
   )
+}
+
+/** The tasks of `keys` (their first row of the table each), in the table's order. */
+export function tasksByKey(tasks: Iterable<TaskSummary>, keys: Iterable<string>): Map<string, TaskSummary> {
+  const wanted = new Set(keys)
+  const found = new Map<string, TaskSummary>()
+  if (wanted.size === 0) return found
+  for (const task of tasks) {
+    const key = taskKeyOf(task)
+    if (wanted.has(key) && !found.has(key)) found.set(key, task)
+  }
+  return found
 }
 
 /**

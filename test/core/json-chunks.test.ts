@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
-import { jsonChunks } from '../../src/core/index.ts'
+import { describe, expect, it, vi } from 'vitest'
+import { jsonChunks, StreamedJsonArray } from '../../src/core/index.ts'
 import { seededRandom } from '../../src/scorers/stats/index.ts'
 
 /** Nested values of every kind JSON.stringify treats apart: omitted keys, nulls in arrays, toJSON, empty containers. */
@@ -25,7 +25,11 @@ function randomValue(random: () => number, depth: number): unknown {
     ]
     return leaves[Math.floor(random() * leaves.length)]
   }
-  if (r < 0.6) return Array.from({ length: Math.floor(random() * 6) }, () => randomValue(random, depth + 1))
+  if (r < 0.6) {
+    const elements = Array.from({ length: Math.floor(random() * 6) }, () => randomValue(random, depth + 1))
+    // Some arrays come as a stream: written element by element from their source, nested anywhere.
+    return random() < 0.3 ? new StreamedJsonArray(() => elements) : elements
+  }
   if (r < 0.65) return { toJSON: (key: string) => ({ key, nested: [1, { a: undefined }] }) }
   const object: Record<string, unknown> = {}
   for (let i = 0; i < Math.floor(random() * 6); i++)
@@ -60,6 +64,26 @@ describe('jsonChunks', () => {
       expect([...jsonChunks(value, { indent: true, prefix: '  ' })].join('')).toBe(
         JSON.stringify(value, null, 2).replaceAll('\n', '\n  '),
       )
+    }
+  })
+
+  it('writes a streamed array from its source each time, without asking it for the whole array', () => {
+    let reads = 0
+    const rows = new StreamedJsonArray(function* () {
+      reads++
+      for (let i = 0; i < 3000; i++) yield { i, name: `row ${i}` }
+    })
+    const whole = JSON.stringify({ head: 1, rows, tail: [rows] }, null, 2)
+    expect(reads).toBe(2)
+    const materialize = vi.spyOn(StreamedJsonArray.prototype, 'toJSON').mockImplementation(() => {
+      throw new Error('jsonChunks must not materialise a streamed array')
+    })
+    try {
+      expect([...jsonChunks({ head: 1, rows, tail: [rows] }, { indent: true })].join('')).toBe(whole)
+      expect(reads).toBe(4)
+      expect(materialize).not.toHaveBeenCalled()
+    } finally {
+      materialize.mockRestore()
     }
   })
 

@@ -6,7 +6,7 @@ import { workerLogPath, type TrialRecord } from '../../src/core/index.ts'
 import { renderMarkdownReport } from '../../src/reports/index.ts'
 import { MAX_FINDING_ROWS, MAX_TRIAL_ROWS } from '../../src/reports/sections/trials.ts'
 import { consoleSummary } from '../../reporters/console-summary.ts'
-import { sortFolded, writeSortedParts } from '../../reporters/fold-seal.ts'
+import { writeSortedParts } from '../../reporters/fold-seal.ts'
 import { RunFold } from '../../reporters/run-fold.ts'
 import { SealTally } from '../../reporters/seal-tally.ts'
 import { reportTrial, SlimTrials } from '../../reporters/slim-trial.ts'
@@ -64,8 +64,8 @@ async function foldAndSort(records: readonly TrialRecord[]) {
   await appendFile(log, text)
   const fold = await RunFold.open(dir, RUN_ID)
   await fold.caughtUp()
-  const sorted = sortFolded([...fold.trials.values()])
-  const tally = new SealTally(RUN_ID, DEFAULT_SUMMARY_SETTINGS, true)
+  const sorted = [...fold.index.sorted()]
+  const tally = new SealTally(RUN_ID, DEFAULT_SUMMARY_SETTINGS, { keepSlims: true })
   const parts = await writeSortedParts(fold, sorted, [], tally)
   await parts.abandon()
   await fold.close()
@@ -102,7 +102,7 @@ describe('writeSortedParts over a run whose agent fails everything', () => {
       expect(renderMarkdownReport({ metadata, trials: tally.report, summary })).toBe(
         renderMarkdownReport({ metadata, trials: sortedRecords, summary }),
       )
-      expect(JSON.stringify(tally.summary())).toBe(JSON.stringify(summary))
+      expect(JSON.stringify(tally.wholeSummary())).toBe(JSON.stringify(summary))
       expect(consoleSummary(tally.slims.map(reportTrial), summary, 'runs/x')).toBe(
         consoleSummary(sortedRecords, summary, 'runs/x'),
       )
@@ -122,7 +122,7 @@ describe('writeSortedParts and the slim forms', () => {
     expect(tally.benchmarks.map((b) => b.id)).toEqual(['alpha', 'beta'])
   })
 
-  it('keeps no slim form when asked not to, and keys the seal by the fold, foreign run ids included', async () => {
+  it('keeps no slim form when asked not to, and checks the keys as they pass, foreign run ids included', async () => {
     const records = failingRun(10).map((r, i) => (i === 3 ? { ...r, runId: 'other-run' } : r))
     const dir = await mkdtemp(join(staging, 'run-'))
     const log = workerLogPath(dir, process.pid, 1)
@@ -139,16 +139,20 @@ describe('writeSortedParts and the slim forms', () => {
     )
     const fold = await RunFold.open(dir, RUN_ID)
     await fold.caughtUp()
-    const sorted = sortFolded([...fold.trials.values()])
-    const tally = new SealTally(RUN_ID, DEFAULT_SUMMARY_SETTINGS, false)
+    const sorted = [...fold.index.sorted()]
+    const tally = new SealTally(RUN_ID, DEFAULT_SUMMARY_SETTINGS, { keepSlims: false })
     await (await writeSortedParts(fold, sorted, [], tally)).abandon()
     await fold.close()
     expect(tally.slims).toEqual([])
-    const keys = tally.sealKeys(sorted)
     const expected = bundleOrder(records)
-    expect(keys.map((k) => [k.runId, k.benchmark.id, k.taskId, k.trial])).toEqual(
-      expected.map((r) => [r.runId, r.benchmark.id, r.taskId, r.trial]),
+    expect(sorted.map((k) => [k.benchmarkId, k.taskId, k.trial])).toEqual(
+      expected.map((r) => [r.benchmark.id, r.taskId, r.trial]),
     )
-    expect(keys.filter((k) => k.runId === 'other-run')).toHaveLength(1)
+    // The keys were checked as they passed: the one foreign run id is said, with its place in bundle order.
+    expect(tally.keys.count).toBe(records.length)
+    const foreign = expected.findIndex((r) => r.runId === 'other-run')
+    expect(tally.keys.findings.toArray().map((f) => f.message)).toEqual([
+      expect.stringMatching(new RegExp(`^trials\\[${foreign}\\] .* has runId "other-run"`)),
+    ])
   })
 })

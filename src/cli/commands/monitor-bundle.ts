@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs'
 import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { derivedRunFiles } from '../../../reporters/derived-files.ts'
-import { invalidTraces, sortFolded, writeSortedParts } from '../../../reporters/fold-seal.ts'
+import { invalidTraces, writeSortedParts } from '../../../reporters/fold-seal.ts'
 import { GrowingFiles } from '../../../reporters/growing-files.ts'
 import { FOLD_DIR, RunFold } from '../../../reporters/run-fold.ts'
-import { SealTally } from '../../../reporters/seal-tally.ts'
+import { SealTally, TASK_ROWS_FILE } from '../../../reporters/seal-tally.ts'
 import { sealBundle } from '../../bundles/index.ts'
 import {
   BUNDLE_FORMAT_VERSION,
@@ -35,10 +35,10 @@ export interface MonitorBundleOptions {
 /**
  * A window's bundle (status `monitor`), written the way a run's reporter writes an eval run's: each scored trace is
  * folded as it arrives (its record spilled, its events and its spans.jsonl and report.html parts appended to the
- * fold's files), leaving only its key and byte ranges in memory; the end reads the records back once in bundle
- * order (scores.json, the statistics and the reports' figures, a record at a time) and seals. So memory holds the
- * traces in flight, never the window's trace data; what grows with the window is the fold's keys and, at the seal,
- * the task table scores.json and report.html list (docs/performance.md, "Monitor windows").
+ * fold's files) and its key and byte ranges to the fold's index, on disk; the end reads the records back once in
+ * bundle order (scores.json, the statistics and the reports' figures, a record at a time), spilling the task table
+ * as it goes, and seals. So memory holds the traces in flight and a few numbers per trace for the statistics, never
+ * the window's trace data or a key per trace (docs/performance.md, "Monitor windows").
  */
 export function monitorBundleWriter(
   o: MonitorBundleOptions,
@@ -92,13 +92,16 @@ async function sealWindow(
   fold: RunFold,
   growing: GrowingFiles,
 ): Promise<string> {
-  const sorted = sortFolded([...fold.trials.values()])
-  const traceFindings = sorted.flatMap((t) => t.traceFindings ?? [])
+  const traceFindings = fold.index.traceFindings()
   if (traceFindings.length > 0) throw invalidTraces(traceFindings)
-  const tally = new SealTally(runId, DEFAULT_SUMMARY_SETTINGS, false)
+  // The window's task table is a row a trace: spilled beside the fold's files, read back by each writer.
+  const tally = new SealTally(runId, DEFAULT_SUMMARY_SETTINGS, {
+    keepSlims: false,
+    taskRowsFile: join(fold.dir, TASK_ROWS_FILE),
+  })
   const parts = await writeSortedParts(
     fold,
-    sorted,
+    fold.index.sorted(),
     growing.parts.map((p) => p.file),
     tally,
   )
@@ -115,7 +118,7 @@ async function sealWindow(
     const dir = await sealBundle({
       runsDir: o.runsDir,
       metadata,
-      trials: tally.sealKeys(sorted),
+      trials: tally.keys,
       traces: parts.traces,
       scores,
       reports: { 'report.md': renderMarkdownReport({ metadata, trials: tally.report, summary }) },
@@ -128,6 +131,8 @@ async function sealWindow(
   } catch (e) {
     await parts.abandon()
     throw e
+  } finally {
+    tally.close()
   }
 }
 

@@ -1,7 +1,7 @@
-import type { RunSummary } from '../../core/index.ts'
 import { integer, usd } from '../format.ts'
 import type { Bar, Chart } from './page-data.ts'
 import type { HtmlReportTotals } from './report-aggregates.ts'
+import type { BenchmarkRow } from './summary-tables.ts'
 
 const BINS = 12
 
@@ -9,10 +9,8 @@ const BINS = 12
  * Cost and tokens per benchmark, and how cost and tokens spread over trials. Bins are made here, with the report's
  * number formats, so the page only draws.
  */
-export function chartsData(summary: RunSummary, totals: HtmlReportTotals): Chart[] {
-  const costByBenchmark = new Map<string, number>()
-  for (const t of summary.tasks)
-    costByBenchmark.set(t.benchmarkId, (costByBenchmark.get(t.benchmarkId) ?? 0) + t.costUsd)
+export function chartsData(benchmarks: readonly BenchmarkRow[], totals: HtmlReportTotals): Chart[] {
+  const costByBenchmark = new Map(benchmarks.map((b) => [b.id, b.cost]))
   // The summary's order, as the cost chart's, not the order the trials happened to end in.
   const tokensByBenchmark = new Map<string, number>()
   for (const id of costByBenchmark.keys()) tokensByBenchmark.set(id, totals.tokensByBenchmark.get(id) ?? 0)

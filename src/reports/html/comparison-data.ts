@@ -1,4 +1,4 @@
-import type { MetricComparison, RunSummary, TaskRef } from '../../core/index.ts'
+import type { BaselineComparison, MetricComparison, SummaryHead, TaskRef } from '../../core/index.ts'
 import { confidenceLabel, DASH, percent, plural, points, pointsInterval, pValue } from '../format.ts'
 import {
   brokenCounts,
@@ -9,13 +9,11 @@ import {
   unpairedText,
 } from '../summary-text.ts'
 import type { ComparisonData, TaskLink } from './page-data.ts'
+import type { TaskLookup } from './summary-tables.ts'
 import { numberColumn, tableData, textColumn, type ColumnSpec } from './table-data.ts'
 
 /** The run against its baseline, as report.md's comparison section has it; null when there is no baseline. */
-export function comparisonData(
-  summary: RunSummary,
-  taskIndex: ReadonlyMap<string, number>,
-): ComparisonData | null {
+export function comparisonData(summary: SummaryHead, lookup: TaskLookup): ComparisonData | null {
   const comparison = summary.comparison
   if (!comparison) return null
   const { settings, overall } = comparison
@@ -86,10 +84,10 @@ export function comparisonData(
     ),
     broken: comparison.broken.map((b) => {
       const key = taskKeyOf(b)
-      return { label: `${key}: ${brokenCounts(b)}`, task: taskIndex.get(key) ?? null }
+      return { label: `${key}: ${brokenCounts(b)}`, task: lookup.get(key)?.index ?? null }
     }),
-    regressed: refLinks(worstFirst(overall.regressions), taskIndex),
-    improved: refLinks(overall.improvements, taskIndex),
+    regressed: refLinks(worstFirst(overall.regressions), lookup),
+    improved: refLinks(overall.improvements, lookup),
   }
 }
 
@@ -97,12 +95,19 @@ function worstFirst(refs: readonly TaskRef[]): TaskRef[] {
   return [...refs].sort((a, b) => b.baseline - b.candidate - (a.baseline - a.candidate))
 }
 
-function refLinks(refs: readonly TaskRef[], taskIndex: ReadonlyMap<string, number>): TaskLink[] {
+/** The tasks the comparison links to. */
+export function comparisonTaskKeys(comparison: BaselineComparison | undefined): string[] {
+  if (!comparison) return []
+  const { broken, overall } = comparison
+  return [...broken, ...overall.regressions, ...overall.improvements].map(taskKeyOf)
+}
+
+function refLinks(refs: readonly TaskRef[], lookup: TaskLookup): TaskLink[] {
   return refs.map((r) => {
     const key = taskKeyOf(r)
     return {
       label: `${key}: ${percent(r.baseline)} → ${percent(r.candidate)}`,
-      task: taskIndex.get(key) ?? null,
+      task: lookup.get(key)?.index ?? null,
     }
   })
 }

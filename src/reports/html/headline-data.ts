@@ -1,18 +1,22 @@
-import type { RunSummary } from '../../core/index.ts'
+import type { SummaryHead } from '../../core/index.ts'
 import { fraction, integer, settingsText } from '../format.ts'
 import { headlineModel, type HeadlineRow } from '../headline-model.ts'
-import { hasRepeatedTrials } from '../summary-text.ts'
 import type { HeadlineData, TableData, TaskLink } from './page-data.ts'
+import type { TaskLookup } from './summary-tables.ts'
 import { numberColumn, tableData, textColumn, type ColumnSpec } from './table-data.ts'
 
 /** More names than this and a callout stops being read; the tasks table lists them all. */
-const MAX_CALLOUT_TASKS = 50
+export const MAX_CALLOUT_TASKS = 50
 
 /**
  * The pass rate a reader quotes, with its interval and method, and the tasks the average hides: the shared
  * headline model, as report.md and the console summary show it.
  */
-export function headlineData(summary: RunSummary, taskIndex: ReadonlyMap<string, number>): HeadlineData {
+export function headlineData(
+  summary: SummaryHead,
+  repeatedTrials: boolean,
+  lookup: TaskLookup,
+): HeadlineData {
   const { headline, settings } = summary
   const model = headlineModel(summary)
   const pooled = model.pooled
@@ -31,9 +35,9 @@ export function headlineData(summary: RunSummary, taskIndex: ReadonlyMap<string,
     other: pooled ? `With ${model.otherPolicy}: ${pooled.other.rate} (${pooled.other.details}).` : '',
     passed: summary.passed,
     n: summary.n,
-    neverPassed: taskLinks(summary, headline.neverPassed.slice(0, MAX_CALLOUT_TASKS), taskIndex),
+    neverPassed: taskLinks(headline.neverPassed.slice(0, MAX_CALLOUT_TASKS), lookup),
     neverPassedCount: headline.neverPassed.length,
-    flakyCount: hasRepeatedTrials(summary) ? headline.flaky.length : null,
+    flakyCount: repeatedTrials ? headline.flaky.length : null,
     settings: settingsText(settings),
   }
 }
@@ -68,17 +72,12 @@ function groupsTable(rows: readonly HeadlineRow[], level: string, otherPolicy: s
 }
 
 /** `toy/broken (0/10)` per key, each opening its task. */
-export function taskLinks(
-  summary: RunSummary,
-  keys: readonly string[],
-  taskIndex: ReadonlyMap<string, number>,
-): TaskLink[] {
+export function taskLinks(keys: readonly string[], lookup: TaskLookup): TaskLink[] {
   return keys.map((key) => {
-    const index = taskIndex.get(key)
-    const task = index === undefined ? undefined : summary.tasks[index]
+    const found = lookup.get(key)
     return {
-      label: task ? `${key} (${fraction(task.passed, task.trials)})` : key,
-      task: index ?? null,
+      label: found ? `${key} (${fraction(found.task.passed, found.task.trials)})` : key,
+      task: found?.index ?? null,
     }
   })
 }

@@ -2,7 +2,7 @@ import { createWriteStream } from 'node:fs'
 import { rename, rm } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
-import type { ReportGenerator, ReportInput, TraceEvent } from '../../core/index.ts'
+import { sealedSummary, type ReportGenerator, type ReportInput, type TraceEvent } from '../../core/index.ts'
 import { uiAsset } from '../ui-bundle/index.ts'
 import { jsonChunks } from '../../core/index.ts'
 import {
@@ -12,9 +12,9 @@ import {
   escapeHtml,
   jsonForScript,
 } from './embed.ts'
-import type { PageData, ReportLinks } from './page-data.ts'
-import { htmlRunPart, type HtmlReportInput } from './page-model.ts'
-import { HtmlReportAggregates } from './report-aggregates.ts'
+import type { ReportLinks } from './page-data.ts'
+import { htmlRunPart, type HtmlReportInput, type RunPart } from './page-model.ts'
+import { HtmlReportAggregates, taskTokens } from './report-aggregates.ts'
 import { ROWS_BLOCK_CHARS, RowsBlocks, rowsOf, type RowsSource } from './rows-blocks.ts'
 import { byTrial, eventsByTrial, trialRowData, type HtmlReportTrial } from './trial-data.ts'
 
@@ -49,7 +49,8 @@ export function renderHtmlReport(input: HtmlReportInput): string {
   const records = [...input.trials].sort(byTrial)
   const events = eventsByTrial(records, input.events)
   const blocks = new RowsBlocks()
-  const runPart = withLinks(htmlRunPart(input.metadata, input.summary, totals), input.links)
+  const summary = sealedSummary(input.summary, taskTokens(input.trials))
+  const runPart = withLinks(htmlRunPart(input.metadata, summary, totals), input.links)
   const parts = [documentHead(runPart)]
   records.forEach((record, i) => parts.push(blocks.add(htmlTrialRow(record, events[i]!), 'the report')))
   parts.push(blocks.end(), documentTail())
@@ -69,7 +70,7 @@ export interface RenderFromRowsOptions {
  * The same trials give the same page as renderHtmlReport, in whatever order their rows were written.
  */
 export async function* renderHtmlReportFromRows(
-  runPart: PageData,
+  runPart: RunPart,
   rows: RowsSource,
   options: RenderFromRowsOptions = {},
 ): AsyncGenerator<string> {
@@ -96,7 +97,7 @@ export async function* renderHtmlReportFromRows(
  */
 export async function writeHtmlReportFromRows(
   path: string,
-  runPart: PageData,
+  runPart: RunPart,
   rows: RowsSource,
   options: RenderFromRowsOptions = {},
 ): Promise<void> {
@@ -115,7 +116,7 @@ export async function writeHtmlReportFromRows(
 /** Writes are batched to about this many characters: one write per row would cost more than the rows. */
 const CHUNK_CHARS = 256 * 1024
 
-function withLinks(data: PageData, links: ReportLinks | undefined): PageData {
+function withLinks(data: RunPart, links: ReportLinks | undefined): RunPart {
   return links === undefined ? data : { ...data, links: { home: links.home, run: links.run } }
 }
 
@@ -125,7 +126,7 @@ function pageAsset(): { script: string; style: string } {
   return { script: assertInlineSafe(script, 'script'), style: assertInlineSafe(style, 'style') }
 }
 
-function documentHead(data: PageData): string {
+function documentHead(data: RunPart): string {
   const [head, tail] = documentHeadAround(data.title)
   return `${head}${jsonForScript(data)}${tail}`
 }

@@ -1,10 +1,9 @@
+import type { TaskSummary } from '../../core/index.ts'
 import { taskKeyOf } from '../summary-text.ts'
 import type { HtmlReportTrial } from './trial-data.ts'
 
 /** What the page's run part needs from the trials beyond the summary, folded one trial at a time. */
 export interface HtmlReportTotals {
-  /** Task key → tokens of its trials (the summary keeps cost per task, not tokens). */
-  readonly tokensByTask: ReadonlyMap<string, number>
   /** Benchmark id → tokens. */
   readonly tokensByBenchmark: ReadonlyMap<string, number>
   /** Per trial, for the histograms (whose bins need the least and the most): two numbers a trial, no record. */
@@ -14,18 +13,16 @@ export interface HtmlReportTotals {
 
 /**
  * The HTML report's running totals: `add` each trial as it is folded, and hand the object to htmlRunPart at the
- * end. It keeps two numbers per trial and one per task and benchmark, never a record.
+ * end. It keeps two numbers per trial and one per benchmark, never a record (tokens per task are in the task
+ * table's rows).
  */
 export class HtmlReportAggregates implements HtmlReportTotals {
-  readonly tokensByTask = new Map<string, number>()
   readonly tokensByBenchmark = new Map<string, number>()
   readonly costs: number[] = []
   readonly tokens: number[] = []
 
   add(trial: Pick<HtmlReportTrial, 'benchmark' | 'taskId' | 'usage'>): void {
-    const task = taskKeyOf({ benchmarkId: trial.benchmark.id, taskId: trial.taskId })
     const { tokens, costUsd } = trial.usage
-    this.tokensByTask.set(task, (this.tokensByTask.get(task) ?? 0) + tokens)
     this.tokensByBenchmark.set(
       trial.benchmark.id,
       (this.tokensByBenchmark.get(trial.benchmark.id) ?? 0) + tokens,
@@ -33,4 +30,16 @@ export class HtmlReportAggregates implements HtmlReportTotals {
     this.costs.push(costUsd)
     this.tokens.push(tokens)
   }
+}
+
+/** Each task's tokens, summed over `trials` (the summary keeps cost per task, not tokens): for sealedSummary. */
+export function taskTokens(
+  trials: Iterable<Pick<HtmlReportTrial, 'benchmark' | 'taskId' | 'usage'>>,
+): (task: TaskSummary) => number {
+  const tokens = new Map<string, number>()
+  for (const trial of trials) {
+    const key = taskKeyOf({ benchmarkId: trial.benchmark.id, taskId: trial.taskId })
+    tokens.set(key, (tokens.get(key) ?? 0) + trial.usage.tokens)
+  }
+  return (task) => tokens.get(taskKeyOf(task)) ?? 0
 }

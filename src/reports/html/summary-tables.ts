@@ -4,7 +4,9 @@ import {
   type CategorySummary,
   type EvaluatorSummary,
   type RunMetadata,
-  type RunSummary,
+  type SummaryHead,
+  type TaskRow,
+  type TaskRows,
   type TaskSummary,
 } from '../../core/index.ts'
 import {
@@ -20,86 +22,122 @@ import {
 } from '../format.ts'
 import { taskKeyOf } from '../summary-text.ts'
 import type { TableData } from './page-data.ts'
-import { numberColumn, tableData, textColumn, type ColumnSpec } from './table-data.ts'
+import {
+  numberColumn,
+  streamedTableData,
+  tableData,
+  textColumn,
+  type ColumnSpec,
+  type StreamedTable,
+} from './table-data.ts'
 
-/** Task key → index into summary.tasks, and what the summary does not keep per task: tokens, from the trials. */
-export interface TaskLookup {
-  taskIndex: ReadonlyMap<string, number>
-  tokensByTask: ReadonlyMap<string, number>
+/**
+ * The tasks the run part names by key (the headline's, the comparison's, the flaky table's): each with its index
+ * into PageData.tasks and its row, in the table's order. Only these: the table itself may be read from a file.
+ */
+export type TaskLookup = ReadonlyMap<string, { index: number; task: TaskSummary }>
+
+export function taskLookup(tasks: TaskRows, keys: Iterable<string>): TaskLookup {
+  const wanted = new Set(keys)
+  const found = new Map<string, { index: number; task: TaskSummary }>()
+  if (wanted.size === 0) return found
+  let index = 0
+  for (const { task } of tasks) {
+    const key = taskKeyOf(task)
+    if (wanted.has(key) && !found.has(key)) found.set(key, { index, task })
+    index++
+  }
+  return found
 }
 
-export function tasksTable(summary: RunSummary, lookup: TaskLookup): TableData {
-  const tokens = (t: TaskSummary) => lookup.tokensByTask.get(taskKeyOf(t)) ?? 0
-  const columns: ColumnSpec<TaskSummary>[] = [
-    textColumn('benchmark', 'Benchmark', (t) => t.benchmarkId),
-    { ...textColumn('task', 'Task', (t) => t.taskId), opensTask: true },
-    { ...textColumn('category', 'Category', (t) => t.category ?? DASH), value: (t) => t.category },
-    numberColumn('trials', 'Trials', (t) => t.trials, integer),
-    numberColumn('passed', 'Passed', (t) => t.passed, integer),
-    numberColumn('passRate', 'Pass rate', (t) => t.passRate, percent),
-    numberColumn('meanScore', 'Mean score', (t) => t.meanScore, decimal),
-    numberColumn('cost', 'Cost (USD)', (t) => t.costUsd, usd),
-    numberColumn('tokens', 'Tokens', tokens, integer),
-    textColumn('flaky', 'Flaky', (t) => (t.flaky ? 'yes' : t.passed === 0 ? 'never passed' : 'no')),
+/** Every task, in the summary's order: row i opens task i. */
+export function tasksTable(tasks: TaskRows): StreamedTable {
+  const columns: ColumnSpec<TaskRow>[] = [
+    textColumn('benchmark', 'Benchmark', (r) => r.task.benchmarkId),
+    { ...textColumn('task', 'Task', (r) => r.task.taskId), opensTask: true },
+    { ...textColumn('category', 'Category', (r) => r.task.category ?? DASH), value: (r) => r.task.category },
+    numberColumn('trials', 'Trials', (r) => r.task.trials, integer),
+    numberColumn('passed', 'Passed', (r) => r.task.passed, integer),
+    numberColumn('passRate', 'Pass rate', (r) => r.task.passRate, percent),
+    numberColumn('meanScore', 'Mean score', (r) => r.task.meanScore, decimal),
+    numberColumn('cost', 'Cost (USD)', (r) => r.task.costUsd, usd),
+    numberColumn('tokens', 'Tokens', (r) => r.tokens, integer),
+    textColumn('flaky', 'Flaky', (r) => (r.task.flaky ? 'yes' : r.task.passed === 0 ? 'never passed' : 'no')),
   ]
-  return tableData(
-    { id: 'tasks', noun: 'task', columns, key: taskKeyOf, task: (t) => lookup.taskIndex.get(taskKeyOf(t)) },
-    summary.tasks,
+  return streamedTableData(
+    { id: 'tasks', noun: 'task', columns, key: (r) => taskKeyOf(r.task), task: (_, index) => index },
+    () => tasks,
   )
 }
 
-interface BenchmarkRow {
+/** A benchmark's tasks, folded: sums in the table's order, so the means are those of its rows. */
+export interface BenchmarkRow {
   id: string
   version: string
-  tasks: TaskSummary[]
+  tasks: number
+  trials: number
+  passed: number
+  passRates: number
+  scores: number
+  scored: number
+  cost: number
   tokens: number
 }
 
 /** Per benchmark, from its tasks: the mean over tasks of each task's pass rate, as the headline averages. */
-export function benchmarkRows(
-  metadata: RunMetadata,
-  summary: RunSummary,
-  lookup: TaskLookup,
-): BenchmarkRow[] {
+export function benchmarkRows(metadata: RunMetadata, tasks: TaskRows): BenchmarkRow[] {
   const rows = new Map<string, BenchmarkRow>()
   const versions = new Map(metadata.benchmarks.map((b) => [b.id, b.version]))
-  for (const task of summary.tasks) {
+  for (const { task, tokens } of tasks) {
     let row = rows.get(task.benchmarkId)
     if (!row) {
-      row = { id: task.benchmarkId, version: versions.get(task.benchmarkId) ?? DASH, tasks: [], tokens: 0 }
+      row = {
+        id: task.benchmarkId,
+        version: versions.get(task.benchmarkId) ?? DASH,
+        tasks: 0,
+        trials: 0,
+        passed: 0,
+        passRates: 0,
+        scores: 0,
+        scored: 0,
+        cost: 0,
+        tokens: 0,
+      }
       rows.set(task.benchmarkId, row)
     }
-    row.tasks.push(task)
-    row.tokens += lookup.tokensByTask.get(taskKeyOf(task)) ?? 0
+    row.tasks++
+    row.trials += task.trials
+    row.passed += task.passed
+    row.passRates += task.passRate
+    if (task.meanScore !== null) {
+      row.scores += task.meanScore
+      row.scored++
+    }
+    row.cost += task.costUsd
+    row.tokens += tokens
   }
   return [...rows.values()]
 }
 
-const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0)
-const mean = (xs: readonly number[]) => (xs.length > 0 ? sum(xs) / xs.length : null)
+const ratio = (total: number, count: number) => (count > 0 ? total / count : null)
 
 export function benchmarksTable(rows: readonly BenchmarkRow[]): TableData {
   const columns: ColumnSpec<BenchmarkRow>[] = [
     textColumn('benchmark', 'Benchmark', (b) => b.id),
     textColumn('version', 'Version', (b) => b.version),
-    numberColumn('tasks', 'Tasks', (b) => b.tasks.length, integer),
-    numberColumn('trials', 'Trials', (b) => sum(b.tasks.map((t) => t.trials)), integer),
-    numberColumn('passed', 'Passed', (b) => sum(b.tasks.map((t) => t.passed)), integer),
-    numberColumn('passRate', 'Pass rate (task mean)', (b) => mean(b.tasks.map((t) => t.passRate)), percent),
-    numberColumn(
-      'meanScore',
-      'Mean score',
-      (b) => mean(b.tasks.flatMap((t) => (t.meanScore === null ? [] : [t.meanScore]))),
-      decimal,
-    ),
-    numberColumn('cost', 'Cost (USD)', (b) => sum(b.tasks.map((t) => t.costUsd)), usd),
+    numberColumn('tasks', 'Tasks', (b) => b.tasks, integer),
+    numberColumn('trials', 'Trials', (b) => b.trials, integer),
+    numberColumn('passed', 'Passed', (b) => b.passed, integer),
+    numberColumn('passRate', 'Pass rate (task mean)', (b) => ratio(b.passRates, b.tasks), percent),
+    numberColumn('meanScore', 'Mean score', (b) => ratio(b.scores, b.scored), decimal),
+    numberColumn('cost', 'Cost (USD)', (b) => b.cost, usd),
     numberColumn('tokens', 'Tokens', (b) => b.tokens, integer),
   ]
   return tableData({ id: 'benchmarks', noun: 'benchmark', columns, key: (b) => b.id }, rows)
 }
 
 /** Nothing when the run has no categories to tell apart, as in report.md. */
-export function categoriesTable(summary: RunSummary): TableData | null {
+export function categoriesTable(summary: SummaryHead): TableData | null {
   const { categories } = summary
   if (categories.length === 0) return null
   if (categories.length === 1 && categories[0]!.category === '(none)') return null
@@ -121,7 +159,7 @@ export function categoriesTable(summary: RunSummary): TableData | null {
   return tableData({ id: 'categories', noun: 'category', columns, key: (c) => c.category }, categories)
 }
 
-export function evaluatorsTable(summary: RunSummary): TableData | null {
+export function evaluatorsTable(summary: SummaryHead): TableData | null {
   if (summary.evaluators.length === 0) return null
   const level = confidenceLabel(summary.settings.confidence)
   const columns: ColumnSpec<EvaluatorSummary>[] = [
@@ -158,7 +196,7 @@ interface CountRow {
 }
 
 /** How trials came out and how the agent's runs ended, in one table. */
-export function outcomesTable(summary: RunSummary): TableData {
+export function outcomesTable(summary: SummaryHead): TableData {
   const rows: CountRow[] = [
     ...TRIAL_OUTCOMES.map((o) => ({ name: `outcome: ${o}`, trials: summary.outcomes[o] ?? 0 })),
     ...[...TERMINATED_BY, 'none' as const].map((t) => ({
@@ -183,7 +221,7 @@ interface UsageRow {
 }
 
 /** Totals, mean per trial and per-trial percentiles, as report.md's usage table. */
-export function usageTable(summary: RunSummary): TableData {
+export function usageTable(summary: SummaryHead): TableData {
   const { tokens, costUsd, wallSeconds, turns, perTrial } = summary.usage
   const n = summary.n
   const per = (total: number) => (n > 0 ? total / n : null)
@@ -220,36 +258,27 @@ export function usageTable(summary: RunSummary): TableData {
 }
 
 /** The tasks that passed sometimes, least reliable first; null when no task ran twice. */
-export function flakyTable(
-  summary: RunSummary,
-  flakyKeys: readonly string[] | null,
-  lookup: TaskLookup,
-): TableData | null {
+export function flakyTable(flakyKeys: readonly string[] | null, lookup: TaskLookup): TableData | null {
   if (flakyKeys === null) return null
   const wanted = new Set(flakyKeys)
-  const rows = summary.tasks
-    .filter((t) => wanted.has(taskKeyOf(t)))
-    .sort((a, b) => a.consistency - b.consistency)
-  const columns: ColumnSpec<TaskSummary>[] = [
-    { ...textColumn('task', 'Task', taskKeyOf), opensTask: true },
-    numberColumn('trials', 'Trials', (t) => t.trials, integer),
-    numberColumn('passed', 'Passed', (t) => t.passed, integer),
-    numberColumn('passRate', 'Pass rate', (t) => t.passRate, percent),
+  const rows = [...lookup]
+    .filter(([key]) => wanted.has(key))
+    .map(([, found]) => found)
+    .sort((a, b) => a.task.consistency - b.task.consistency)
+  const columns: ColumnSpec<{ index: number; task: TaskSummary }>[] = [
+    { ...textColumn('task', 'Task', (r) => taskKeyOf(r.task)), opensTask: true },
+    numberColumn('trials', 'Trials', (r) => r.task.trials, integer),
+    numberColumn('passed', 'Passed', (r) => r.task.passed, integer),
+    numberColumn('passRate', 'Pass rate', (r) => r.task.passRate, percent),
     numberColumn(
       'consistency',
       'Consistency',
-      (t) => t.consistency,
+      (r) => r.task.consistency,
       (v) => decimal(v, 2),
     ),
   ]
   return tableData(
-    {
-      id: 'flaky',
-      noun: 'flaky task',
-      columns,
-      key: taskKeyOf,
-      task: (t) => lookup.taskIndex.get(taskKeyOf(t)),
-    },
+    { id: 'flaky', noun: 'flaky task', columns, key: (r) => taskKeyOf(r.task), task: (r) => r.index },
     rows,
   )
 }

@@ -1,4 +1,5 @@
-import type { CellValue, Column, TableData } from './page-data.ts'
+import { StreamedJsonArray } from '../../core/index.ts'
+import type { CellValue, Column, TableData, TableRow } from './page-data.ts'
 
 /** One column: its header, and how a row gives its raw value (sorted by) and its text (shown, filtered on). */
 export interface ColumnSpec<R> {
@@ -15,11 +16,30 @@ export interface TableSpec<R> {
   noun: string
   columns: readonly ColumnSpec<R>[]
   key: (row: R) => string
-  task?: (row: R) => number | undefined
+  /** The index into PageData.tasks of the task the row opens; `index` is the row's own. */
+  task?: (row: R, index: number) => number | undefined
 }
+
+/** A table whose rows the report's JSON streams from their source (a long run's task table, read from a file). */
+export type StreamedTable = Omit<TableData, 'rows'> & { rows: StreamedJsonArray<TableRow> }
 
 /** Records of any shape as a page table: per row, the raw values and the texts side by side. */
 export function tableData<R>(spec: TableSpec<R>, rows: readonly R[]): TableData {
+  return { ...tableHead(spec), rows: rows.map((row, i) => tableRow(spec, row, i)) }
+}
+
+/** tableData of rows made as the table is written, each as `rows()` gives it. */
+export function streamedTableData<R>(spec: TableSpec<R>, rows: () => Iterable<R>): StreamedTable {
+  return {
+    ...tableHead(spec),
+    rows: new StreamedJsonArray(function* () {
+      let i = 0
+      for (const row of rows()) yield tableRow(spec, row, i++)
+    }),
+  }
+}
+
+function tableHead<R>(spec: TableSpec<R>): Omit<TableData, 'rows'> {
   const columns: Column[] = spec.columns.map((c) => ({
     id: c.id,
     label: c.label,
@@ -31,15 +51,16 @@ export function tableData<R>(spec: TableSpec<R>, rows: readonly R[]): TableData 
     noun: spec.noun,
     nouns: spec.noun.endsWith('y') ? `${spec.noun.slice(0, -1)}ies` : `${spec.noun}s`,
     columns,
-    rows: rows.map((row) => {
-      const task = spec.task?.(row)
-      return {
-        key: spec.key(row),
-        v: spec.columns.map((c) => finiteOrNull(c.value(row))),
-        t: spec.columns.map((c) => c.text(row)),
-        ...(task === undefined ? {} : { task }),
-      }
-    }),
+  }
+}
+
+function tableRow<R>(spec: TableSpec<R>, row: R, index: number): TableRow {
+  const task = spec.task?.(row, index)
+  return {
+    key: spec.key(row),
+    v: spec.columns.map((c) => finiteOrNull(c.value(row))),
+    t: spec.columns.map((c) => c.text(row)),
+    ...(task === undefined ? {} : { task }),
   }
 }
 

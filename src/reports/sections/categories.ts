@@ -1,9 +1,9 @@
-import type { RunSummary } from '../../core/index.ts'
+import type { SummaryHead } from '../../core/index.ts'
 import { confidenceLabel, percent, percentInterval } from '../format.ts'
 import { markdownTable } from '../markdown-table.ts'
 
 /** The pass rate per task category; nothing when the run has no categories to tell apart. */
-export function categoriesSection(summary: RunSummary): string | undefined {
+export function categoriesSection(summary: SummaryHead): string | undefined {
   const { categories } = summary
   if (categories.length === 0) return undefined
   if (categories.length === 1 && categories[0]!.category === '(none)') return undefined

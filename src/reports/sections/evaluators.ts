@@ -1,4 +1,4 @@
-import type { RunSummary } from '../../core/index.ts'
+import type { SummaryHead } from '../../core/index.ts'
 import {
   confidenceLabel,
   decimal,
@@ -15,7 +15,7 @@ import { markdownTable, type Align } from '../markdown-table.ts'
  * Per evaluator: the task-level mean score with its t, clustered and bootstrap uncertainty, and the trial-level
  * pass rate with its Wilson interval; then the settings all of it was computed with.
  */
-export function evaluatorsSection(summary: RunSummary): string {
+export function evaluatorsSection(summary: SummaryHead): string {
   const settings = `Settings: ${settingsText(summary.settings, markdownCode)}.`
   if (summary.evaluators.length === 0) return `## Evaluators\n\nNo evaluator scored this run.\n\n${settings}`
   const level = confidenceLabel(summary.settings.confidence)

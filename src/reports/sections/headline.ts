@@ -1,4 +1,5 @@
-import type { RunSummary } from '../../core/index.ts'
+import type { SummaryHead, TaskRows } from '../../core/index.ts'
+import { taskSummaries } from '../../core/index.ts'
 import { plural } from '../format.ts'
 import { headlineModel, type HeadlineModel } from '../headline-model.ts'
 import { inertText } from '../escape-markdown.ts'
@@ -13,7 +14,7 @@ const MAX_CALLOUT_TASKS = 20
  * under it, the tasks an average hides: those that never passed, and those that passed only sometimes. A run that
  * mixes benchmarks or targets gets one row per benchmark × target, and a pooled figure only for one target.
  */
-export function headlineSection(summary: RunSummary): string {
+export function headlineSection(summary: SummaryHead, tasks: TaskRows): string {
   const model = headlineModel(summary)
   const { headline } = summary
   const lines = ['## Overall', '']
@@ -35,17 +36,17 @@ export function headlineSection(summary: RunSummary): string {
     const count = headline.neverPassed.length
     lines.push(
       '',
-      `> **⚠ ${plural(count, 'task')} never passed:** ${inertText(tasksWithCounts(summary, headline.neverPassed, MAX_CALLOUT_TASKS))}`,
+      `> **⚠ ${plural(count, 'task')} never passed:** ${inertText(tasksWithCounts(taskSummaries(tasks), headline.neverPassed, MAX_CALLOUT_TASKS))}`,
     )
   }
-  if (hasRepeatedTrials(summary)) {
+  if (hasRepeatedTrials(taskSummaries(tasks))) {
     const flaky = headline.flaky
     lines.push(
       '',
       flaky.length === 0
-        ? `**Flaky tasks:** none of ${summary.tasks.length}.`
-        : `**Flaky tasks:** ${flaky.length} of ${summary.tasks.length} passed in some trials and failed in others: ` +
-            inertText(tasksWithCounts(summary, flaky, MAX_CALLOUT_TASKS)),
+        ? `**Flaky tasks:** none of ${tasks.count}.`
+        : `**Flaky tasks:** ${flaky.length} of ${tasks.count} passed in some trials and failed in others: ` +
+            inertText(tasksWithCounts(taskSummaries(tasks), flaky, MAX_CALLOUT_TASKS)),
     )
   }
   return lines.join('\n')

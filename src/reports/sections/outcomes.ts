@@ -1,11 +1,11 @@
-import { TERMINATED_BY, TRIAL_OUTCOMES, type RunSummary } from '../../core/index.ts'
+import { TERMINATED_BY, TRIAL_OUTCOMES, type SummaryHead } from '../../core/index.ts'
 import { percent } from '../format.ts'
 import { markdownTable } from '../markdown-table.ts'
 
 const TERMINATIONS = [...TERMINATED_BY, 'none'] as const
 
 /** How trials came out (passed, failed, policy violation…) and how the agent's runs ended. */
-export function outcomesSection(summary: RunSummary): string {
+export function outcomesSection(summary: SummaryHead): string {
   if (summary.n === 0) return '## Outcomes\n\nNo trials.'
   const share = (count: number) => percent(count / summary.n)
   const outcomeRows = TRIAL_OUTCOMES.flatMap((outcome) => {

@@ -1,12 +1,12 @@
-import type { PassAtK, RunSummary } from '../../core/index.ts'
+import { taskSummaries, type PassAtK, type SummaryHead, type TaskRows } from '../../core/index.ts'
 import { percent, plural } from '../format.ts'
 import { markdownTable } from '../markdown-table.ts'
 import { hasRepeatedTrials } from '../summary-text.ts'
 
 /** pass@k (some of k trials pass) and pass^k (all k pass) for k = 1 … the most trials a task has. */
-export function passAtKSection(summary: RunSummary): string {
+export function passAtKSection(summary: SummaryHead, tasks: TaskRows): string {
   const heading = '## pass@k / pass^k'
-  if (!hasRepeatedTrials(summary)) {
+  if (!hasRepeatedTrials(taskSummaries(tasks))) {
     return `${heading}\n\nEvery task ran once: pass@k and pass^k need several trials per task.`
   }
   const rows = summary.overall.passAtK.map((row) => [

@@ -1,4 +1,4 @@
-import type { RunSummary, TaskSummary } from '../../core/index.ts'
+import { taskSummaries, type TaskRows, type TaskSummary } from '../../core/index.ts'
 import { decimal, percent } from '../format.ts'
 import { markdownTable, type Align } from '../markdown-table.ts'
 import { hasRepeatedTrials, taskKeyOf } from '../summary-text.ts'
@@ -7,10 +7,12 @@ import { hasRepeatedTrials, taskKeyOf } from '../summary-text.ts'
  * Per task, when some task ran more than once: trials, passes, rate and consistency, the tasks that never passed
  * first, then the flaky ones (least reliable first), then the rest.
  */
-export function tasksSection(summary: RunSummary): string | undefined {
-  if (!hasRepeatedTrials(summary)) return undefined
-  const multiBenchmark = new Set(summary.tasks.map((t) => t.benchmarkId)).size > 1
-  const withInfra = summary.tasks.some((t) => t.infraFailures > 0)
+export function tasksSection(tasks: TaskRows): string | undefined {
+  if (!hasRepeatedTrials(taskSummaries(tasks))) return undefined
+  // Every row is listed, sorted by concern: held together here (a run whose tasks ran more than once).
+  const all = Array.from(taskSummaries(tasks))
+  const multiBenchmark = new Set(all.map((t) => t.benchmarkId)).size > 1
+  const withInfra = all.some((t) => t.infraFailures > 0)
   const headers = [
     'Task',
     'Trials',
@@ -20,7 +22,7 @@ export function tasksSection(summary: RunSummary): string | undefined {
     'Flaky',
     ...(withInfra ? ['Infra failures'] : []),
   ]
-  const rows = [...summary.tasks]
+  const rows = all
     .sort(byConcern)
     .map((t) => [
       multiBenchmark ? taskKeyOf(t) : t.taskId,

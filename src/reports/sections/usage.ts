@@ -1,9 +1,9 @@
-import type { RunSummary } from '../../core/index.ts'
+import type { SummaryHead } from '../../core/index.ts'
 import { DASH, decimal, integer, seconds, usd } from '../format.ts'
 import { markdownTable } from '../markdown-table.ts'
 
 /** Tokens, cost, wall time and turns: totals, mean and percentiles per trial, and what a solved task cost. */
-export function usageSection(summary: RunSummary): string {
+export function usageSection(summary: SummaryHead): string {
   const { tokens, costUsd, wallSeconds, turns, perTrial, costPerSolved } = summary.usage
   const n = summary.n
   const mean = (total: number) => (n > 0 ? total / n : null)

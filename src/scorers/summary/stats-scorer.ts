@@ -3,8 +3,11 @@ import type {
   EvaluatorSummary,
   RunSummary,
   Scorer,
+  SummaryHead,
   SummarySettings,
+  TaskSummary,
 } from '../../core/index.ts'
+import { withTasks } from '../../core/index.ts'
 import { HeadlineFold, headlineOf } from './headline.ts'
 import { MetricColumns, type Cluster, type MetricPick } from './metric.ts'
 import { OutcomeCounts } from './outcomes.ts'
@@ -67,10 +70,18 @@ export class SummaryFold {
   private readonly evaluators = new Map<string, EvaluatorFold>()
   private readonly headline: HeadlineFold
   private readonly table: TaskTableFold
+  private readonly rows: TaskSummary[] = []
   /** `label:<value>` once per label value. */
   private readonly labelClusters = new Map<string, string>()
 
-  constructor(private readonly settings: SummarySettings) {
+  /**
+   * With `onTask`, each task's row of the table is handed over as its task is folded and not kept: finishHead then
+   * gives the rest of the summary (finish, which needs the rows, refuses).
+   */
+  constructor(
+    private readonly settings: SummarySettings,
+    private readonly onTask?: (task: TaskSummary, group: TaskGroup) => void,
+  ) {
     this.headline = new HeadlineFold(settings)
     this.table = new TaskTableFold(settings)
   }
@@ -105,6 +116,12 @@ export class SummaryFold {
   }
 
   finish(): RunSummary {
+    if (this.onTask) throw new Error('SummaryFold: the task rows were handed to onTask; use finishHead')
+    return withTasks(this.finishHead(), this.rows)
+  }
+
+  /** The summary but its task table. */
+  finishHead(): SummaryHead {
     this.closeTask()
     const { settings } = this
     return {
@@ -120,7 +137,6 @@ export class SummaryFold {
       evaluators: [...this.evaluators.entries()]
         .sort(([a], [b]) => compareText(a, b))
         .map(([evaluatorId, e]) => e.summary(evaluatorId, settings)),
-      tasks: this.table.tasks,
       categories: this.table.categorySummaries(),
       usage: this.usage.summary(),
     }
@@ -152,7 +168,9 @@ export class SummaryFold {
       this.evaluators.get(evaluatorId)!.task(group.trials, evaluatorId, cluster, reducer)
     }
     this.headline.addTask(group)
-    this.table.add(group)
+    const row = this.table.add(group)
+    if (this.onTask) this.onTask(row, group)
+    else this.rows.push(row)
     this.tasks++
   }
 

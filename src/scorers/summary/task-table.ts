@@ -5,21 +5,21 @@ import { reduceTrials } from './reduce.ts'
 import { compareText, isInfraFailure, type TaskGroup } from './task-groups.ts'
 
 /**
- * The per-task table (trials, successes, pass rate, consistency, flakiness) and the pass rate per task category
- * (tasks without one are grouped as "(none)"), a task at a time.
+ * The per-task table's rows (trials, successes, pass rate, consistency, flakiness) and the pass rate per task
+ * category (tasks without one are grouped as "(none)"), a task at a time.
  */
 export class TaskTableFold {
-  readonly tasks: TaskSummary[] = []
   private readonly categories = new Map<string, { values: number[]; trials: number; passed: number }>()
 
   constructor(private readonly settings: SummarySettings) {}
 
-  add(group: TaskGroup): void {
+  /** The task's row, which the table does not keep: its caller does, or writes it out. */
+  add(group: TaskGroup): TaskSummary {
     const n = group.trials.length
     const passed = group.trials.filter((t) => t.passed).length
     const p = passed / n
     const scores = group.trials.flatMap((t) => t.scores.map((s) => s.score))
-    this.tasks.push({
+    const row: TaskSummary = {
       benchmarkId: group.benchmarkId,
       taskId: group.taskId,
       category: group.labels['category'] ?? null,
@@ -31,7 +31,7 @@ export class TaskTableFold {
       infraFailures: group.trials.filter(isInfraFailure).length,
       meanScore: scores.length === 0 ? null : scores.reduce((a, b) => a + b, 0) / scores.length,
       costUsd: group.trials.reduce((sum, t) => sum + t.usage.costUsd, 0),
-    })
+    }
     const name = group.labels['category'] ?? '(none)'
     let category = this.categories.get(name)
     if (!category) this.categories.set(name, (category = { values: [], trials: 0, passed: 0 }))
@@ -43,6 +43,7 @@ export class TaskTableFold {
     )
     category.trials += n
     category.passed += passed
+    return row
   }
 
   categorySummaries(): CategorySummary[] {

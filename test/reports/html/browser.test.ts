@@ -10,12 +10,20 @@ import { pathToFileURL } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { writeBundle } from '../../../src/bundles/index.ts'
-import type { RunMetadata, RunSummary, ScoresFile, TraceEvent, TrialRecord } from '../../../src/core/index.ts'
+import {
+  sealedSummary,
+  type RunMetadata,
+  type RunSummary,
+  type ScoresFile,
+  type TraceEvent,
+  type TrialRecord,
+} from '../../../src/core/index.ts'
 import {
   HtmlReportAggregates,
   htmlRunPart,
   htmlTrialRow,
   renderHtmlReport,
+  taskTokens,
   writeHtmlReportFromRows,
 } from '../../../src/reports/html/index.ts'
 import { renderMarkdownReport } from '../../../src/reports/index.ts'
@@ -437,9 +445,14 @@ describe('report.html in headless Chromium, offline', () => {
     const rowsFile = join(work.path, 'rows.jsonl')
     await writeFile(rowsFile, rows.join(''))
     const streamed = join(work.path, 'streamed.html')
-    await writeHtmlReportFromRows(streamed, htmlRunPart(metadata, summary, totals), rowsFile, {
-      blockChars: 4096,
-    })
+    await writeHtmlReportFromRows(
+      streamed,
+      htmlRunPart(metadata, sealedSummary(summary, taskTokens(trials)), totals),
+      rowsFile,
+      {
+        blockChars: 4096,
+      },
+    )
     const blocks = (await readFile(streamed, 'utf8')).match(
       /<script type="application\/json" class="rows">/g,
     )!

@@ -5,13 +5,19 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { isAgentEvalOpsError, type TraceEvent, type TrialRecord } from '../../../src/core/index.ts'
+import {
+  isAgentEvalOpsError,
+  sealedSummary,
+  type TraceEvent,
+  type TrialRecord,
+} from '../../../src/core/index.ts'
 import {
   HtmlReportAggregates,
   htmlRunPart,
   htmlTrialRow,
   renderHtmlReport,
   renderHtmlReportFromRows,
+  taskTokens,
   writeHtmlReportFromRows,
   type PageData,
   type TrialData,
@@ -99,7 +105,11 @@ describe('HTML report rows', () => {
     const rowsFile = join(work.path, 'rows.jsonl')
     await writeFile(rowsFile, rows)
     const out = join(work.path, 'report.html')
-    await writeHtmlReportFromRows(out, htmlRunPart(metadata, summary, totals), rowsFile)
+    await writeHtmlReportFromRows(
+      out,
+      htmlRunPart(metadata, sealedSummary(summary, taskTokens(trials)), totals),
+      rowsFile,
+    )
     const streamed = await readFile(out, 'utf8')
     const whole = renderHtmlReport({ metadata, trials, summary, events: [...events.values()].flat() })
 
@@ -121,7 +131,7 @@ describe('HTML report rows', () => {
     async function* slowly() {
       for (const text of texts) yield await Promise.resolve(text)
     }
-    const runPart = htmlRunPart(metadata, summary, totals)
+    const runPart = htmlRunPart(metadata, sealedSummary(summary, taskTokens(trials)), totals)
     const html = await collect(renderHtmlReportFromRows(runPart, slowly(), { blockChars: longest + 1 }))
     expect(rowBlocks(html)).toHaveLength(texts.length)
     expect(rowTexts(html)).toEqual(texts)
@@ -136,7 +146,7 @@ describe('HTML report rows', () => {
   it('refuses a row that could close its element, or a rows file whose last row was never finished', async () => {
     const { trials, events, metadata, summary } = run()
     const { totals, rows } = fold(trials, events)
-    const runPart = htmlRunPart(metadata, summary, totals)
+    const runPart = htmlRunPart(metadata, sealedSummary(summary, taskTokens(trials)), totals)
     const out = join(work.path, 'kept.html')
     await writeFile(out, 'the report as it was')
     const raw = rows.replace('"answer":"', '"answer":"</script><script>alert(1)</script>')
