@@ -5,8 +5,10 @@
 // measured in the same rounds. Per size: wall, CPU, peak RSS, the live heap (the most a full GC left, see
 // heap-watch.mjs: what the job keeps, without the garbage V8 lets pile up between collections, which grows with a
 // longer run whatever it keeps), traces/s; then the growth per trace of both, and the largest window once more under
-// a fixed heap (AGENTEVALOPS_BENCH_MONITOR_HEAP_MB, default 64: a container's budget), beside the smallest under it.
-// AGENTEVALOPS_BENCH_ROUNDS rounds (default 3), medians.
+// a fixed heap (AGENTEVALOPS_BENCH_MONITOR_HEAP_MB, default 64: a container's budget), beside the smallest under it,
+// there with the heap also collected outright twice a second (its "retained" column: what the job keeps, without
+// the garbage an incremental GC counts as live; those collections slow that row). AGENTEVALOPS_BENCH_ROUNDS rounds
+// (default 3), medians.
 import { createServer } from 'node:http'
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -144,7 +146,14 @@ async function window(size, round, nodeArgs = []) {
       ],
       {
         cwd: root,
-        env: { ...process.env, CI: 'true', AGENTEVALOPS_HEAP_WATCH_FILE: watchFile },
+        env: {
+          ...process.env,
+          CI: 'true',
+          AGENTEVALOPS_HEAP_WATCH_FILE: watchFile,
+          ...(nodeArgs.includes('--expose-gc')
+            ? { AGENTEVALOPS_HEAP_WATCH_SAMPLE_MS: String(SAMPLE_MS) }
+            : {}),
+        },
         timeoutMs: 900_000,
       },
     )
@@ -153,8 +162,13 @@ async function window(size, round, nodeArgs = []) {
       fail(`${size}: ${servers.published.requests} publish requests, not 1`)
     if (servers.published.scores !== size * 2)
       fail(`${size}: ${servers.published.scores} scores, not ${size * 2}`)
-    const { peakLiveBytes, fullGcs } = JSON.parse(readFileSync(watchFile, 'utf8'))
-    return { ...figures, liveMb: peakLiveBytes / 1048576, fullGcs }
+    const { peakLiveBytes, fullGcs, retainedBytes } = JSON.parse(readFileSync(watchFile, 'utf8'))
+    return {
+      ...figures,
+      liveMb: peakLiveBytes / 1048576,
+      fullGcs,
+      retainedMb: retainedBytes === null ? null : retainedBytes / 1048576,
+    }
   } finally {
     await servers.close()
     for (const name of readdirSync(output)) rmSync(join(output, name), { recursive: true, force: true })
@@ -165,7 +179,10 @@ if (sizes.length < 2) fail('AGENTEVALOPS_BENCH_MONITOR_SIZES needs two sizes: th
 rmSync(work, { recursive: true, force: true })
 const base = sizes[0]
 const last = sizes[sizes.length - 1]
-const capped = [`--max-old-space-size=${heapMb}`]
+// Under the cap the heap is also collected outright every SAMPLE_MS (heap-watch.mjs): the most it then held is
+// what the job keeps, without the garbage an incremental GC counts as live.
+const SAMPLE_MS = 500
+const capped = [`--max-old-space-size=${heapMb}`, '--expose-gc']
 const results = new Map(sizes.map((s) => [s, []]))
 const underCap = new Map([base, last].map((s) => [s, []]))
 for (let round = 0; round < rounds; round++) {
@@ -179,9 +196,9 @@ console.log(
   `monitor bench (${new Date().toISOString()}): ${rounds} rounds, medians; the seed's traces API on 127.0.0.1, pages of 10`,
 )
 console.log(
-  '| traces | heap | wall | cpu | peak RSS (tree) | live heap | traces/s | RSS vs the smallest window |',
+  '| traces | heap | wall | cpu | peak RSS (tree) | live heap | retained | traces/s | RSS vs the smallest window |',
 )
-console.log('|---|---|---|---|---|---|---|---|')
+console.log('|---|---|---|---|---|---|---|---|---|')
 /** One size's rounds, its RSS ratio taken round by round against the smallest window of the same heap setting. */
 const row = (size, runs, heap) => {
   const fs = runs.get(size)
@@ -190,14 +207,18 @@ const row = (size, runs, heap) => {
   const ratio = median(fs.map((f, i) => f.peakMb / runs.get(base)[i].peakMb))
   console.log(
     `| ${size} | ${heap} | ${wallMs.toFixed(0)} ms | ${med(fs, 'cpuMs').toFixed(0)} ms | ${peakMb.toFixed(1)} MiB | ` +
-      `${med(fs, 'liveMb').toFixed(1)} MiB (${med(fs, 'fullGcs')} full GCs) | ${((size / wallMs) * 1000).toFixed(0)} | ` +
+      `${med(fs, 'liveMb').toFixed(1)} MiB (${med(fs, 'fullGcs')} full GCs) | ` +
+      `${fs[0].retainedMb === null ? '–' : `${med(fs, 'retainedMb').toFixed(1)} MiB`} | ${((size / wallMs) * 1000).toFixed(0)} | ` +
       `${ratio.toFixed(3)}× |`,
   )
 }
 for (const size of sizes) row(size, results, 'default')
 for (const size of underCap.keys()) row(size, underCap, `${heapMb} MB`)
-const perTrace = (fs, key) => ((med(fs, key) - med(results.get(base), key)) * 1024) / Math.max(1, last - base)
+const perTrace = (runs, key) =>
+  ((med(runs.get(last), key) - med(runs.get(base), key)) * 1024) / Math.max(1, last - base)
 console.log(
-  `    growth per trace, ${base} → ${last}: peak RSS ${perTrace(results.get(last), 'peakMb').toFixed(2)} KiB, ` +
-    `live heap ${perTrace(results.get(last), 'liveMb').toFixed(2)} KiB (baseline RSS ${baseRss.toFixed(1)} MiB)`,
+  `    growth per trace, ${base} → ${last}: peak RSS ${perTrace(results, 'peakMb').toFixed(2)} KiB, ` +
+    `live heap ${perTrace(results, 'liveMb').toFixed(2)} KiB (baseline RSS ${baseRss.toFixed(1)} MiB); ` +
+    `under ${heapMb} MB: peak RSS ${perTrace(underCap, 'peakMb').toFixed(2)} KiB, ` +
+    `retained ${perTrace(underCap, 'retainedMb').toFixed(2)} KiB (forced full GC every ${SAMPLE_MS} ms)`,
 )

@@ -1,3 +1,4 @@
+import { join } from 'node:path'
 import { FindingList, RunTargetsFold, StreamedTrialKeys } from '../src/bundles/index.ts'
 import {
   withTasks,
@@ -14,16 +15,20 @@ import { HtmlReportAggregates } from '../src/reports/html/index.ts'
 import { ReportTrials } from '../src/reports/sections/trials.ts'
 import { SummaryFold } from '../src/scorers/index.ts'
 import { SlimTrials, type SlimTrial } from './slim-trial.ts'
+import { SpilledColumns } from './spilled-columns.ts'
 import { TaskRowsSpill } from './task-rows-spill.ts'
 
-/** The task table's file in the fold folder, when a seal spills it. */
+/** The task table's file in the spill folder, when a seal spills it. */
 export const TASK_ROWS_FILE = 'tasks.jsonl'
 
 export interface SealTallyOptions {
   /** Keep every trial's slim form (the console and job summaries read them). */
   keepSlims: boolean
-  /** Write the task table to this file as it is folded, instead of holding it (a monitor window's). */
-  taskRowsFile?: string
+  /**
+   * Write the task table and the statistics' number columns to files in this folder as they are folded, instead of
+   * holding them (a monitor window's seal: nothing per trace stays in memory).
+   */
+  spillDir?: string
 }
 
 /**
@@ -33,7 +38,7 @@ export interface SealTallyOptions {
  */
 export class SealTally {
   count = 0
-  readonly totals = new HtmlReportAggregates()
+  readonly totals: HtmlReportAggregates
   readonly report = new ReportTrials()
   /** Every trial's slim form, in bundle order, when the caller keeps them (the console and job summaries read them). */
   readonly slims: SlimTrial[] = []
@@ -41,6 +46,7 @@ export class SealTally {
   private readonly taskRows: TaskRows & { add(task: TaskRow['task'], tokens: number): void }
   private readonly slimOf: SlimTrials
   private readonly keepSlims: boolean
+  private readonly columns: SpilledColumns | undefined
   private readonly runTargets = new RunTargetsFold()
   private readonly evaluatorIds = new Set<string>()
   /** The trials' keys, checked as they pass (run ids, duplicates) for sealBundle, which then holds their count. */
@@ -53,13 +59,19 @@ export class SealTally {
     options: SealTallyOptions,
   ) {
     this.keepSlims = options.keepSlims
+    const { spillDir } = options
+    this.columns = spillDir === undefined ? undefined : new SpilledColumns(spillDir)
     this.taskRows =
-      options.taskRowsFile === undefined ? new HeldRows() : new TaskRowsSpill(options.taskRowsFile)
-    this.summaryFold = new SummaryFold(settings, (task, group) =>
-      this.taskRows.add(
-        task,
-        group.trials.reduce((sum, t) => sum + t.usage.tokens, 0),
-      ),
+      spillDir === undefined ? new HeldRows() : new TaskRowsSpill(join(spillDir, TASK_ROWS_FILE))
+    this.totals = new HtmlReportAggregates(this.columns)
+    this.summaryFold = new SummaryFold(
+      settings,
+      (task, group) =>
+        this.taskRows.add(
+          task,
+          group.trials.reduce((sum, t) => sum + t.usage.tokens, 0),
+        ),
+      this.columns,
     )
     this.slimOf = new SlimTrials(runId)
     this.keys = new StreamedTrialKeys(runId, new FindingList())
@@ -98,9 +110,10 @@ export class SealTally {
     return this.taskRows
   }
 
-  /** Ends the spilled task table's writes (its file stays, for the fold folder to take). */
+  /** Closes the spilled files (they stay, for the spill folder to take). */
   close(): void {
     if (this.taskRows instanceof TaskRowsSpill) this.taskRows.close()
+    this.columns?.close()
   }
 
   /** The runners, in first-seen order. */

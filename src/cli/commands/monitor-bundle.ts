@@ -5,7 +5,7 @@ import { derivedRunFiles } from '../../../reporters/derived-files.ts'
 import { invalidTraces, writeSortedParts } from '../../../reporters/fold-seal.ts'
 import { GrowingFiles } from '../../../reporters/growing-files.ts'
 import { FOLD_DIR, RunFold } from '../../../reporters/run-fold.ts'
-import { SealTally, TASK_ROWS_FILE } from '../../../reporters/seal-tally.ts'
+import { SealTally } from '../../../reporters/seal-tally.ts'
 import { sealBundle } from '../../bundles/index.ts'
 import {
   BUNDLE_FORMAT_VERSION,
@@ -94,11 +94,8 @@ async function sealWindow(
 ): Promise<string> {
   const traceFindings = fold.index.traceFindings()
   if (traceFindings.length > 0) throw invalidTraces(traceFindings)
-  // The window's task table is a row a trace: spilled beside the fold's files, read back by each writer.
-  const tally = new SealTally(runId, DEFAULT_SUMMARY_SETTINGS, {
-    keepSlims: false,
-    taskRowsFile: join(fold.dir, TASK_ROWS_FILE),
-  })
+  // The window's task table (a row a trace) and the statistics' numbers: spilled beside the fold's files.
+  const tally = new SealTally(runId, DEFAULT_SUMMARY_SETTINGS, { keepSlims: false, spillDir: fold.dir })
   const parts = await writeSortedParts(
     fold,
     fold.index.sorted(),

@@ -24,9 +24,11 @@ export function chartsData(benchmarks: readonly BenchmarkRow[], totals: HtmlRepo
       bars: bars(tokensByBenchmark, integer),
     },
   ]
-  if (totals.costs.length > 0) {
+  // Each read once: a long run's columns are read back from a file.
+  const costs = totals.costs
+  if (costs.length > 0) {
     charts.push(
-      { id: 'cost-per-trial', title: 'Trials by cost (USD)', bars: histogram(totals.costs, usd) },
+      { id: 'cost-per-trial', title: 'Trials by cost (USD)', bars: histogram(costs, usd) },
       { id: 'tokens-per-trial', title: 'Trials by tokens', bars: histogram(totals.tokens, integer) },
     )
   }

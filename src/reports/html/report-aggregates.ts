@@ -1,4 +1,4 @@
-import type { TaskSummary } from '../../core/index.ts'
+import { heldColumns, type NumberColumn, type NumberColumns, type TaskSummary } from '../../core/index.ts'
 import { taskKeyOf } from '../summary-text.ts'
 import type { HtmlReportTrial } from './trial-data.ts'
 
@@ -18,8 +18,21 @@ export interface HtmlReportTotals {
  */
 export class HtmlReportAggregates implements HtmlReportTotals {
   readonly tokensByBenchmark = new Map<string, number>()
-  readonly costs: number[] = []
-  readonly tokens: number[] = []
+  private readonly costColumn: NumberColumn
+  private readonly tokenColumn: NumberColumn
+
+  constructor(columns: NumberColumns = heldColumns) {
+    this.costColumn = columns.column()
+    this.tokenColumn = columns.column()
+  }
+
+  get costs(): readonly number[] {
+    return this.costColumn.values()
+  }
+
+  get tokens(): readonly number[] {
+    return this.tokenColumn.values()
+  }
 
   add(trial: Pick<HtmlReportTrial, 'benchmark' | 'taskId' | 'usage'>): void {
     const { tokens, costUsd } = trial.usage
@@ -27,8 +40,8 @@ export class HtmlReportAggregates implements HtmlReportTotals {
       trial.benchmark.id,
       (this.tokensByBenchmark.get(trial.benchmark.id) ?? 0) + tokens,
     )
-    this.costs.push(costUsd)
-    this.tokens.push(tokens)
+    this.costColumn.push(costUsd)
+    this.tokenColumn.push(tokens)
   }
 }
 

@@ -1,5 +1,8 @@
 import {
   canonicalJson,
+  heldColumns,
+  type NumberColumn,
+  type NumberColumns,
   type Headline,
   type HeadlineFigure,
   type HeadlineGroup,
@@ -34,8 +37,11 @@ export class HeadlineFold {
   /** canonicalJson per runner object: the trials of a run share a few. */
   private readonly targetKeys = new WeakMap<RunnerInfo, string>()
 
-  constructor(private readonly settings: SummarySettings) {
-    this.pooled = new PolicyFigures(settings)
+  constructor(
+    private readonly settings: SummarySettings,
+    private readonly columns: NumberColumns = heldColumns,
+  ) {
+    this.pooled = new PolicyFigures(settings, columns)
   }
 
   addTask(group: TaskGroup): void {
@@ -59,7 +65,7 @@ export class HeadlineFold {
           benchmarkId: group.benchmarkId,
           target: trials[0]!.runner,
           targetKey,
-          figures: new PolicyFigures(this.settings),
+          figures: new PolicyFigures(this.settings, this.columns),
           passed: 0,
           neverPassed: 0,
           flaky: 0,
@@ -131,10 +137,16 @@ function flaky(trials: readonly SummarizedTrial[]): boolean {
 
 /** A pass rate under both error policies, its tasks' values a task at a time. */
 class PolicyFigures {
-  private readonly infraAsFailure = new FigureValues()
-  private readonly infraExcluded = new FigureValues()
+  private readonly infraAsFailure: FigureValues
+  private readonly infraExcluded: FigureValues
 
-  constructor(private readonly settings: SummarySettings) {}
+  constructor(
+    private readonly settings: SummarySettings,
+    columns: NumberColumns,
+  ) {
+    this.infraAsFailure = new FigureValues(columns.column())
+    this.infraExcluded = new FigureValues(columns.column())
+  }
 
   add(trials: readonly SummarizedTrial[]): void {
     this.infraAsFailure.add(trials, this.settings)
@@ -157,8 +169,9 @@ class PolicyFigures {
 
 /** One pass rate over tasks: each task's reduced pass value, and the trials counted. */
 class FigureValues {
-  private readonly values: number[] = []
   private trials = 0
+
+  constructor(private readonly values: NumberColumn) {}
 
   /** A task's kept trials; a task with none kept adds nothing. */
   add(kept: readonly SummarizedTrial[], settings: SummarySettings): void {
@@ -173,7 +186,8 @@ class FigureValues {
   }
 
   figure(settings: SummarySettings): HeadlineFigure {
-    const { ci, method } = passRateInterval(this.values, settings.confidence)
-    return { rate: mean(this.values), ci, method, tasks: this.values.length, trials: this.trials }
+    const values = this.values.values()
+    const { ci, method } = passRateInterval(values, settings.confidence)
+    return { rate: mean(values), ci, method, tasks: values.length, trials: this.trials }
   }
 }

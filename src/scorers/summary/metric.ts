@@ -1,4 +1,12 @@
-import type { MetricSummary, PassAtK, SummarySettings, TrialReducer } from '../../core/index.ts'
+import {
+  heldColumns,
+  type MetricSummary,
+  type NumberColumn,
+  type NumberColumns,
+  type PassAtK,
+  type SummarySettings,
+  type TrialReducer,
+} from '../../core/index.ts'
 import { passAtK, passHatK, wilsonInterval } from '../stats/index.ts'
 import { estimateOf } from './estimate.ts'
 import { reduceTrials } from './reduce.ts'
@@ -23,11 +31,22 @@ export function clusterText(cluster: Cluster): string {
  * reduced score and pass values. A task in which no trial has a say adds nothing.
  */
 export class MetricColumns {
-  readonly n: number[] = []
-  readonly c: number[] = []
-  readonly score: number[] = []
-  readonly pass: number[] = []
-  readonly clusters: Cluster[] = []
+  private readonly n: NumberColumn
+  private readonly c: NumberColumn
+  private readonly score: NumberColumn
+  private readonly pass: NumberColumn
+  /** A task's own cluster as its ordinal (>= 0), a label's as -1 - its index in `labels`. */
+  private readonly clusters: NumberColumn
+  private readonly labels: string[] = []
+  private readonly labelCodes = new Map<string, number>()
+
+  constructor(columns: NumberColumns = heldColumns) {
+    this.n = columns.column()
+    this.c = columns.column()
+    this.score = columns.column()
+    this.pass = columns.column()
+    this.clusters = columns.column()
+  }
 
   add(trials: readonly SummarizedTrial[], pick: MetricPick, cluster: Cluster, reducer: TrialReducer): void {
     const scores: number[] = []
@@ -45,31 +64,48 @@ export class MetricColumns {
     this.c.push(passed)
     this.score.push(reduceTrials(scores, reducer))
     this.pass.push(reduceTrials(passes, reducer))
-    this.clusters.push(cluster)
+    this.clusters.push(this.clusterCode(cluster))
   }
 
   summary(settings: SummarySettings): MetricSummary {
-    const clusters = this.clusters.map(clusterText)
+    const clusters = this.clusters
+      .values()
+      .map((code) => (code >= 0 ? clusterText(code) : this.labels[-1 - code]!))
+    const n = this.n.values()
+    const c = this.c.values()
     let trials = 0
     let passed = 0
-    for (let i = 0; i < this.n.length; i++) {
-      trials += this.n[i]!
-      passed += this.c[i]!
+    for (let i = 0; i < n.length; i++) {
+      trials += n[i]!
+      passed += c[i]!
     }
-    const score = estimateOf({ values: this.score, clusters }, settings)
+    const scores = this.score.values()
+    const score = estimateOf({ values: scores, clusters }, settings)
+    const passes = this.pass.values()
     // A pass/fail evaluator's scores are its passes: the same values, the same estimate, half the bootstrap work.
-    const same = this.score.every((v, i) => v === this.pass[i])
+    const same = scores.every((v, i) => v === passes[i])
     return {
       score,
-      pass: same ? score : estimateOf({ values: this.pass, clusters }, settings),
+      pass: same ? score : estimateOf({ values: passes, clusters }, settings),
       passCount: {
         trials,
         passed,
         rate: trials === 0 ? null : passed / trials,
         wilson: wilsonInterval(passed, trials, settings.confidence),
       },
-      passAtK: passAtKTable(this.n, this.c),
+      passAtK: passAtKTable(n, c),
     }
+  }
+
+  private clusterCode(cluster: Cluster): number {
+    if (typeof cluster === 'number') return cluster
+    let code = this.labelCodes.get(cluster)
+    if (code === undefined) {
+      code = -1 - this.labels.length
+      this.labels.push(cluster)
+      this.labelCodes.set(cluster, code)
+    }
+    return code
   }
 }
 

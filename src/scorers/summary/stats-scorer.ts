@@ -3,11 +3,12 @@ import type {
   EvaluatorSummary,
   RunSummary,
   Scorer,
+  NumberColumns,
   SummaryHead,
   SummarySettings,
   TaskSummary,
 } from '../../core/index.ts'
-import { withTasks } from '../../core/index.ts'
+import { heldColumns, withTasks } from '../../core/index.ts'
 import { HeadlineFold, headlineOf } from './headline.ts'
 import { MetricColumns, type Cluster, type MetricPick } from './metric.ts'
 import { OutcomeCounts } from './outcomes.ts'
@@ -65,8 +66,8 @@ export class SummaryFold {
   private n = 0
   private passed = 0
   private readonly outcomes = new OutcomeCounts()
-  private readonly usage = new UsageFold()
-  private readonly overall = new MetricColumns()
+  private readonly usage: UsageFold
+  private readonly overall: MetricColumns
   private readonly evaluators = new Map<string, EvaluatorFold>()
   private readonly headline: HeadlineFold
   private readonly table: TaskTableFold
@@ -81,9 +82,13 @@ export class SummaryFold {
   constructor(
     private readonly settings: SummarySettings,
     private readonly onTask?: (task: TaskSummary, group: TaskGroup) => void,
+    /** Where the per-task and per-trial numbers are kept until finishHead (a long run's seal: on disk). */
+    private readonly columns: NumberColumns = heldColumns,
   ) {
-    this.headline = new HeadlineFold(settings)
-    this.table = new TaskTableFold(settings)
+    this.headline = new HeadlineFold(settings, columns)
+    this.table = new TaskTableFold(settings, columns)
+    this.usage = new UsageFold(columns)
+    this.overall = new MetricColumns(columns)
   }
 
   /** The next trial in bundle order; one out of order is a caller's bug and throws. */
@@ -159,7 +164,8 @@ export class SummaryFold {
       this.usage.add(trial)
       for (const score of trial.scores) {
         let evaluator = this.evaluators.get(score.evaluatorId)
-        if (!evaluator) this.evaluators.set(score.evaluatorId, (evaluator = new EvaluatorFold(score.kind)))
+        if (!evaluator)
+          this.evaluators.set(score.evaluatorId, (evaluator = new EvaluatorFold(score.kind, this.columns)))
         evaluator.score(score)
         said.add(score.evaluatorId)
       }
@@ -190,9 +196,14 @@ class EvaluatorFold {
   private sum = 0
   private passed = 0
   private errors = 0
-  private readonly columns = new MetricColumns()
+  private readonly columns: MetricColumns
 
-  constructor(private readonly kind: EvaluatorKind) {}
+  constructor(
+    private readonly kind: EvaluatorKind,
+    columns: NumberColumns,
+  ) {
+    this.columns = new MetricColumns(columns)
+  }
 
   score(score: SummarizedTrial['scores'][number]): void {
     this.n++

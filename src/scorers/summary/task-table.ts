@@ -1,4 +1,11 @@
-import type { CategorySummary, SummarySettings, TaskSummary } from '../../core/index.ts'
+import {
+  heldColumns,
+  type CategorySummary,
+  type NumberColumn,
+  type NumberColumns,
+  type SummarySettings,
+  type TaskSummary,
+} from '../../core/index.ts'
 import { estimateOf } from './estimate.ts'
 import { clusterText } from './metric.ts'
 import { reduceTrials } from './reduce.ts'
@@ -9,9 +16,12 @@ import { compareText, isInfraFailure, type TaskGroup } from './task-groups.ts'
  * category (tasks without one are grouped as "(none)"), a task at a time.
  */
 export class TaskTableFold {
-  private readonly categories = new Map<string, { values: number[]; trials: number; passed: number }>()
+  private readonly categories = new Map<string, { values: NumberColumn; trials: number; passed: number }>()
 
-  constructor(private readonly settings: SummarySettings) {}
+  constructor(
+    private readonly settings: SummarySettings,
+    private readonly columns: NumberColumns = heldColumns,
+  ) {}
 
   /** The task's row, which the table does not keep: its caller does, or writes it out. */
   add(group: TaskGroup): TaskSummary {
@@ -34,7 +44,8 @@ export class TaskTableFold {
     }
     const name = group.labels['category'] ?? '(none)'
     let category = this.categories.get(name)
-    if (!category) this.categories.set(name, (category = { values: [], trials: 0, passed: 0 }))
+    if (!category)
+      this.categories.set(name, (category = { values: this.columns.column(), trials: 0, passed: 0 }))
     category.values.push(
       reduceTrials(
         group.trials.map((t) => (t.passed ? 1 : 0)),
@@ -49,14 +60,17 @@ export class TaskTableFold {
   categorySummaries(): CategorySummary[] {
     return [...this.categories.entries()]
       .sort(([a], [b]) => compareText(a, b))
-      .map(([category, { values, trials, passed }]) => ({
-        category,
-        tasks: values.length,
-        trials,
-        passed,
-        // Within a category each task is its own cluster (clusterBy is the category itself).
-        pass: estimateOf({ values, clusters: values.map((_, i) => clusterText(i)) }, this.settings),
-      }))
+      .map(([category, { values: column, trials, passed }]) => {
+        const values = column.values()
+        return {
+          category,
+          tasks: values.length,
+          trials,
+          passed,
+          // Within a category each task is its own cluster (clusterBy is the category itself).
+          pass: estimateOf({ values, clusters: values.map((_, i) => clusterText(i)) }, this.settings),
+        }
+      })
   }
 }
 

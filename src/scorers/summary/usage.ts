@@ -1,4 +1,10 @@
-import type { Distribution, UsageSummary } from '../../core/index.ts'
+import {
+  heldColumns,
+  type Distribution,
+  type NumberColumn,
+  type NumberColumns,
+  type UsageSummary,
+} from '../../core/index.ts'
 import { percentile } from '../stats/index.ts'
 import { extreme } from './reduce.ts'
 import type { SummarizedTrial } from './task-groups.ts'
@@ -6,10 +12,16 @@ import type { SummarizedTrial } from './task-groups.ts'
 /** The run's usage, a trial at a time: totals summed in the order given, per-trial figures kept for percentiles. */
 export class UsageFold {
   private readonly total = { tokens: 0, costUsd: 0, wallSeconds: 0, turns: 0 }
-  private readonly costUsd: number[] = []
-  private readonly tokens: number[] = []
-  private readonly wallSeconds: number[] = []
+  private readonly costUsd: NumberColumn
+  private readonly tokens: NumberColumn
+  private readonly wallSeconds: NumberColumn
   private passed = 0
+
+  constructor(columns: NumberColumns = heldColumns) {
+    this.costUsd = columns.column()
+    this.tokens = columns.column()
+    this.wallSeconds = columns.column()
+  }
 
   add({ usage, passed }: Pick<SummarizedTrial, 'usage' | 'passed'>): void {
     this.total.tokens += usage.tokens
@@ -26,9 +38,9 @@ export class UsageFold {
     return {
       ...this.total,
       perTrial: {
-        costUsd: distribution(this.costUsd),
-        tokens: distribution(this.tokens),
-        wallSeconds: distribution(this.wallSeconds),
+        costUsd: distribution(this.costUsd.values()),
+        tokens: distribution(this.tokens.values()),
+        wallSeconds: distribution(this.wallSeconds.values()),
       },
       costPerSolved: this.passed === 0 ? null : this.total.costUsd / this.passed,
     }
