@@ -37,8 +37,9 @@ export interface MonitorBundleOptions {
  * folded as it arrives (its record spilled, its events and its spans.jsonl and report.html parts appended to the
  * fold's files) and its key and byte ranges to the fold's index, on disk; the end reads the records back once in
  * bundle order (scores.json, the statistics and the reports' figures, a record at a time), spilling the task table
- * as it goes, and seals. So memory holds the traces in flight and a few numbers per trace for the statistics, never
- * the window's trace data or a key per trace (docs/performance.md, "Monitor windows").
+ * and the statistics' number columns as it goes, and seals. So memory holds the traces in flight, never the
+ * window's trace data, a key or a number per trace; only the summary's list of the traces that never passed grows
+ * with the window (docs/performance.md, "Monitor windows").
  */
 export function monitorBundleWriter(
   o: MonitorBundleOptions,
