@@ -9,6 +9,7 @@
 // there with the heap also collected outright twice a second (its "retained" column: what the job keeps, without
 // the garbage an incremental GC counts as live; those collections slow that row). AGENTEVALOPS_BENCH_ROUNDS rounds
 // (default 3), medians.
+import { spawnSync } from 'node:child_process'
 import { createServer } from 'node:http'
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -162,6 +163,13 @@ async function window(size, round, nodeArgs = []) {
       fail(`${size}: ${servers.published.requests} publish requests, not 1`)
     if (servers.published.scores !== size * 2)
       fail(`${size}: ${servers.published.scores} scores, not ${size * 2}`)
+    // And its bundle whole: every trace a trial, the files as validate-bundle checks them (first round only).
+    if (round === 0) {
+      const check = spawnSync(process.execPath, [cli, 'validate-bundle', join(output, runId)], {
+        encoding: 'utf8',
+      })
+      if (check.status !== 0) fail(`${size}: the window's bundle is invalid:\n${check.stdout}${check.stderr}`)
+    }
     const { peakLiveBytes, fullGcs, retainedBytes } = JSON.parse(readFileSync(watchFile, 'utf8'))
     return {
       ...figures,
