@@ -3,6 +3,7 @@ import type { ExtraFile } from '../src/bundles/index.ts'
 import {
   errorMessage,
   isSealedSummary,
+  sealedSummary,
   wholeSummary,
   type RunMetadata,
   type RunSummary,
@@ -101,7 +102,10 @@ export function derivedRunFiles(run: DerivedRun, env: NodeJS.ProcessEnv = proces
       const stages = { score: run.score, report }
       if (run.spans) {
         const { writer, path } = run.spans
-        await appendFile(path, `${writer.runSpanLine(run.metadata, headOf(run.summary), stages)}\n`)
+        await appendFile(
+          path,
+          `${writer.runSpanLine(run.metadata, sealedSummary(run.summary).summary, stages)}\n`,
+        )
         spanLines = () => readOtlpLines(path)
         return [{ path: SPANS_FILE, sourcePath: path }, htmlFile]
       }
@@ -141,8 +145,4 @@ export function timeStage<T>(work: () => T): { value: T; stage: StageTime } {
   const clock = performance.now()
   const value = work()
   return { value, stage: { startedAt, durationMs: performance.now() - clock } }
-}
-
-function headOf(summary: RunSummary | SealedSummary) {
-  return isSealedSummary(summary) ? summary.summary : summary
 }

@@ -24,25 +24,31 @@ export function hasRepeatedTrials(tasks: Iterable<TaskSummary>): boolean {
 
 /** `toy/broken (0/10)` for each key, capped at `max` names. */
 export function tasksWithCounts(tasks: Iterable<TaskSummary>, keys: readonly string[], max: number): string {
-  // Only the names shown are looked up: the table may be a long run's, read from a file.
-  const byKey = tasksByKey(tasks, keys.slice(0, max))
+  const byKey = taskLookup(tasks, keys.slice(0, max))
   return capped(
     keys.map((key) => {
-      const task = byKey.get(key)
+      const task = byKey.get(key)?.task
       return task ? `${key} (${fraction(task.passed, task.trials)})` : key
     }),
     max,
   )
 }
 
-/** The tasks of `keys` (their first row of the table each), in the table's order. */
-export function tasksByKey(tasks: Iterable<TaskSummary>, keys: Iterable<string>): Map<string, TaskSummary> {
+/**
+ * The tasks a report names by key (the headline's, the comparison's, the flaky table's): each with its index in the
+ * task table and its row, in the table's order. Only these: the table itself may be a long run's, read from a file.
+ */
+export type TaskLookup = ReadonlyMap<string, { index: number; task: TaskSummary }>
+
+export function taskLookup(tasks: Iterable<TaskSummary>, keys: Iterable<string>): TaskLookup {
   const wanted = new Set(keys)
-  const found = new Map<string, TaskSummary>()
+  const found = new Map<string, { index: number; task: TaskSummary }>()
   if (wanted.size === 0) return found
+  let index = 0
   for (const task of tasks) {
     const key = taskKeyOf(task)
-    if (wanted.has(key) && !found.has(key)) found.set(key, task)
+    if (wanted.has(key) && !found.has(key)) found.set(key, { index, task })
+    index++
   }
   return found
 }

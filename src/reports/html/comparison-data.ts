@@ -6,10 +6,10 @@ import {
   metricName,
   taskKeyOf,
   testName,
+  type TaskLookup,
   unpairedText,
 } from '../summary-text.ts'
 import type { ComparisonData, TaskLink } from './page-data.ts'
-import type { TaskLookup } from './summary-tables.ts'
 import { numberColumn, tableData, textColumn, type ColumnSpec } from './table-data.ts'
 
 /** The run against its baseline, as report.md's comparison section has it; null when there is no baseline. */

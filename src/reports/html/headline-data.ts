@@ -2,7 +2,7 @@ import type { SummaryHead } from '../../core/index.ts'
 import { fraction, integer, settingsText } from '../format.ts'
 import { headlineModel, type HeadlineRow } from '../headline-model.ts'
 import type { HeadlineData, TableData, TaskLink } from './page-data.ts'
-import type { TaskLookup } from './summary-tables.ts'
+import type { TaskLookup } from '../summary-text.ts'
 import { numberColumn, tableData, textColumn, type ColumnSpec } from './table-data.ts'
 
 /** More names than this and a callout stops being read; the tasks table lists them all. */

@@ -8,7 +8,7 @@ import {
   type TraceEvent,
 } from '../../core/index.ts'
 import { decimal, fraction, percent, usd } from '../format.ts'
-import { hasRepeatedTrials, taskKeyOf } from '../summary-text.ts'
+import { hasRepeatedTrials, taskKeyOf, taskLookup } from '../summary-text.ts'
 import { chartsData } from './chart-data.ts'
 import { comparisonData, comparisonTaskKeys } from './comparison-data.ts'
 import { headlineData, MAX_CALLOUT_TASKS } from './headline-data.ts'
@@ -22,7 +22,6 @@ import {
   evaluatorsTable,
   flakyTable,
   outcomesTable,
-  taskLookup,
   tasksTable,
   usageTable,
 } from './summary-tables.ts'
@@ -58,7 +57,7 @@ export function htmlRunPart(metadata: RunMetadata, sealed: SealedSummary, totals
   const { summary, tasks } = sealed
   const repeated = hasRepeatedTrials(taskSummaries(tasks))
   const flakyKeys = repeated ? summary.headline.flaky : null
-  const lookup = taskLookup(tasks, [
+  const lookup = taskLookup(taskSummaries(tasks), [
     ...summary.headline.neverPassed.slice(0, MAX_CALLOUT_TASKS),
     ...(flakyKeys ?? []),
     ...comparisonTaskKeys(summary.comparison),

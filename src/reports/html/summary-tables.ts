@@ -20,7 +20,7 @@ import {
   seconds,
   usd,
 } from '../format.ts'
-import { taskKeyOf } from '../summary-text.ts'
+import { taskKeyOf, type TaskLookup } from '../summary-text.ts'
 import type { TableData } from './page-data.ts'
 import {
   numberColumn,
@@ -30,25 +30,6 @@ import {
   type ColumnSpec,
   type StreamedTable,
 } from './table-data.ts'
-
-/**
- * The tasks the run part names by key (the headline's, the comparison's, the flaky table's): each with its index
- * into PageData.tasks and its row, in the table's order. Only these: the table itself may be read from a file.
- */
-export type TaskLookup = ReadonlyMap<string, { index: number; task: TaskSummary }>
-
-export function taskLookup(tasks: TaskRows, keys: Iterable<string>): TaskLookup {
-  const wanted = new Set(keys)
-  const found = new Map<string, { index: number; task: TaskSummary }>()
-  if (wanted.size === 0) return found
-  let index = 0
-  for (const { task } of tasks) {
-    const key = taskKeyOf(task)
-    if (wanted.has(key) && !found.has(key)) found.set(key, { index, task })
-    index++
-  }
-  return found
-}
 
 /** Every task, in the summary's order: row i opens task i. */
 export function tasksTable(tasks: TaskRows): StreamedTable {
