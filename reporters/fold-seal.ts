@@ -17,6 +17,9 @@ import {
 import { eventsRange, partRange, recordRange, type FoldedTrial, type RunFold } from './run-fold.ts'
 import type { SealTally } from './seal-tally.ts'
 
+/** Trials read back at a time: their ranges coalesce into few reads, and a batch's buffers stay a few MB. */
+const SEAL_BATCH = 512
+
 export interface SortedParts {
   /** traces.jsonl in bundle order, copied from the folded traces. */
   traces: PrewrittenFile
@@ -32,7 +35,7 @@ export interface SortedParts {
  * One pass over the folded trials in bundle order (benchmark, task, trial: the fold index's sorted()): traces.jsonl from their events' byte
  * ranges, scores.json's trials from their spilled records, each part's file from its texts, and each record handed
  * to `tally` (the statistics, the metadata's lists, the reports' figures). All land in the fold folder, for
- * sealBundle to move or copy into the bundle; memory holds one record at a time.
+ * sealBundle to move or copy into the bundle; memory holds one batch of trials' bytes at a time.
  */
 export async function writeSortedParts(
   fold: RunFold,
@@ -53,14 +56,22 @@ export async function writeSortedParts(
   try {
     for (const path of partPaths) writers.push(await DurableFileWriter.create(path))
     const parts = writers.slice(1)
-    for (const trial of sorted) {
-      await traces.write(await fold.read('events', eventsRange(trial)))
-      const record = JSON.parse(
-        (await fold.read('records', recordRange(trial))).toString('utf8'),
-      ) as TrialRecord
-      await scores.trial(record)
-      tally.add(record)
-      for (let i = 0; i < parts.length; i++) await parts[i]!.write(await fold.read(i, partRange(trial, i)))
+    for (const batch of batches(sorted, SEAL_BATCH)) {
+      const events = fold.readMany('events', batch.map(eventsRange))
+      const records = fold.readMany('records', batch.map(recordRange))
+      const texts = parts.map((_, i) =>
+        fold.readMany(
+          i,
+          batch.map((t) => partRange(t, i)),
+        ),
+      )
+      for (let t = 0; t < batch.length; t++) {
+        await traces.write(events[t]!)
+        const record = JSON.parse(records[t]!.toString('utf8')) as TrialRecord
+        await scores.trial(record)
+        tally.add(record)
+        for (let i = 0; i < parts.length; i++) await parts[i]!.write(texts[i]![t]!)
+      }
     }
     tracesDigest = await traces.close()
     for (const part of parts) await part.close()
@@ -83,4 +94,16 @@ export function invalidTraces(findings: readonly Finding[]): AgentEvalOpsError {
     `the run's traces are invalid, so no bundle was written (the source trace files are untouched):\n` +
       formatFindings(findings),
   )
+}
+
+function* batches<T>(items: Iterable<T>, size: number): Generator<T[]> {
+  let batch: T[] = []
+  for (const item of items) {
+    batch.push(item)
+    if (batch.length === size) {
+      yield batch
+      batch = []
+    }
+  }
+  if (batch.length > 0) yield batch
 }

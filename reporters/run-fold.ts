@@ -5,6 +5,7 @@ import { TraceChecker } from '../src/bundles/trace-checks.ts'
 import { TRIAL_OUTCOMES, type TraceEvent, type TrialRecord } from '../src/core/index.ts'
 import { LogTail, workerLogPaths } from '../src/stores/index.ts'
 import { FoldIndex, type IndexedTrial } from './fold-index.ts'
+import { readRanges, type ByteRange } from './range-reads.ts'
 
 /** The folder of the run's staging folder where the bundle's big files grow, beside the worker logs they come from. */
 export const FOLD_DIR = 'fold'
@@ -13,11 +14,7 @@ export const FOLDED_TRACES_FILE = 'traces.unsorted.jsonl'
 /** Each folded trial's record, a line each, in fold order: scores.json is streamed from it in bundle order. */
 export const SPILLED_RECORDS_FILE = 'records.jsonl'
 
-/** A stretch of one of the fold's files. */
-export interface ByteRange {
-  offset: number
-  length: number
-}
+export type { ByteRange }
 
 /**
  * What the fold keeps of a trial: where its record, its events and its parts' texts are in the fold's files, and
@@ -152,18 +149,11 @@ export class RunFold {
     if (this.failure) throw this.failure.error
   }
 
-  /** Reads `range` of the spill, the folded traces, or the part of that index. */
-  async read(file: 'records' | 'events' | number, range: ByteRange): Promise<Buffer> {
+  /** Reads each of `ranges` of the spill, the folded traces, or the part of that index, in few reads. */
+  readMany(file: 'records' | 'events' | number, ranges: readonly ByteRange[]): Buffer[] {
     const handle =
       file === 'records' ? this.spill : file === 'events' ? this.traces : this.parts[file]!.handle
-    const buffer = Buffer.allocUnsafe(range.length)
-    let done = 0
-    while (done < range.length) {
-      const { bytesRead } = await handle.read(buffer, done, range.length - done, range.offset + done)
-      if (bytesRead === 0) throw new Error(`${file} of the fold end before byte ${range.offset + done}`)
-      done += bytesRead
-    }
-    return buffer
+    return readRanges(handle.fd, ranges, `${file} of the fold`)
   }
 
   async close(): Promise<void> {

@@ -34,12 +34,12 @@ describe('RunFold', () => {
       await fold.caughtUp()
       const [folded, ...more] = fold.index.sorted()
       expect(more).toEqual([])
-      expect((await fold.read('events', eventsRange(folded!))).toString()).toBe(
+      expect(fold.readMany('events', [eventsRange(folded!)])[0]!.toString()).toBe(
         texts.map((t) => `${t}\n`).join(''),
       )
       expect(seen).toEqual(events)
-      expect((await fold.read('records', recordRange(folded!))).toString()).toBe(`${recordText}\n`)
-      expect((await fold.read(0, partRange(folded!, 0))).toString()).toBe(
+      expect(fold.readMany('records', [recordRange(folded!)])[0]!.toString()).toBe(`${recordText}\n`)
+      expect(fold.readMany(0, [partRange(folded!, 0)])[0]!.toString()).toBe(
         `${events.map((e) => e.kind).join(',')}\n`,
       )
     } finally {
