@@ -484,7 +484,7 @@ export class BundleReporter implements Reporter {
       trials: [],
       summary: sealed,
       score,
-      ...run.growing.sealed(parts.parts, tally.totals, run.fold.dir),
+      ...(await run.growing.sealed(parts.parts, tally.totals, run.fold.dir)),
     })
     const derivedFiles = await derived.derivedFiles([])
     const dir = await sealBundle({
@@ -509,7 +509,7 @@ export class BundleReporter implements Reporter {
         config: this.options.replay,
       }),
     })
-    const exportWarning = await derived.exportSpans()
+    const exportWarning = await derived.exportSpans(dir)
     if (exportWarning !== null) vitest.logger.warn(`agentevalops: ${exportWarning}`)
     return { dir, trials, summary, metadata }
   }

@@ -1,5 +1,5 @@
-import { appendFile } from 'node:fs/promises'
-import type { ExtraFile } from '../src/bundles/index.ts'
+import { join } from 'node:path'
+import { DurableFileWriter, type ExtraFile } from '../src/bundles/index.ts'
 import {
   errorMessage,
   isSealedSummary,
@@ -16,7 +16,7 @@ import {
   HTML_REPORT_FILE,
   htmlRunPart,
   renderHtmlReport,
-  writeHtmlReportFromRows,
+  renderHtmlReportFromRows,
   type HtmlReportTotals,
 } from '../src/reports/html/index.ts'
 
@@ -66,7 +66,8 @@ export interface StreamedRows {
 export interface StreamedSpans {
   /** The writer that made every trial's line (it holds the run's trace id and the run span's id). */
   writer: RunSpanWriter
-  /** The file the trials' lines were appended to. */
+  /** The file of the trials' lines, open for the run's line (closed here, so its digest is the bundle's). */
+  file: DurableFileWriter
   path: string
 }
 
@@ -77,7 +78,7 @@ export interface StreamedSpans {
  */
 export function derivedRunFiles(run: DerivedRun, env: NodeJS.ProcessEnv = process.env) {
   /** What exportSpans sends: the lines made here, or the streamed file once its run line is in. */
-  let spanLines: readonly string[] | (() => AsyncIterable<string>) | null = null
+  let spanLines: readonly string[] | ((bundleDir: string | undefined) => AsyncIterable<string>) | null = null
   return {
     derivedFiles: async (events: readonly TraceEvent[]): Promise<ExtraFile[]> => {
       const { buildRunSpanLines, captureContentFromEnv, otlpLinesText, readOtlpLines, SPANS_FILE } =
@@ -91,8 +92,18 @@ export function derivedRunFiles(run: DerivedRun, env: NodeJS.ProcessEnv = proces
           throw new Error(
             'derivedRunFiles: streamed rows need the sealed summary, whose rows carry the tokens',
           )
-        await writeHtmlReportFromRows(out, htmlRunPart(run.metadata, run.summary, totals), path)
-        htmlFile = { path: HTML_REPORT_FILE, sourcePath: out }
+        const page = await DurableFileWriter.create(out)
+        try {
+          for await (const chunk of renderHtmlReportFromRows(
+            htmlRunPart(run.metadata, run.summary, totals),
+            path,
+          ))
+            await page.write(chunk)
+        } catch (e) {
+          await page.abandon()
+          throw e
+        }
+        htmlFile = { path: HTML_REPORT_FILE, sourcePath: out, digest: await page.close() }
       } else
         htmlFile = {
           path: HTML_REPORT_FILE,
@@ -101,13 +112,12 @@ export function derivedRunFiles(run: DerivedRun, env: NodeJS.ProcessEnv = proces
       const report = { startedAt: started.toISOString(), durationMs: performance.now() - clock }
       const stages = { score: run.score, report }
       if (run.spans) {
-        const { writer, path } = run.spans
-        await appendFile(
-          path,
-          `${writer.runSpanLine(run.metadata, sealedSummary(run.summary).summary, stages)}\n`,
-        )
-        spanLines = () => readOtlpLines(path)
-        return [{ path: SPANS_FILE, sourcePath: path }, htmlFile]
+        const { writer, file, path } = run.spans
+        await file.write(`${writer.runSpanLine(run.metadata, sealedSummary(run.summary).summary, stages)}\n`)
+        const digest = await file.close()
+        // Read back from the bundle, where the file is moved to.
+        spanLines = (bundleDir) => readOtlpLines(bundleDir === undefined ? path : join(bundleDir, SPANS_FILE))
+        return [{ path: SPANS_FILE, sourcePath: path, digest }, htmlFile]
       }
       const lines = buildRunSpanLines({
         ...run,
@@ -124,13 +134,16 @@ export function derivedRunFiles(run: DerivedRun, env: NodeJS.ProcessEnv = proces
      * Sends the spans written into the bundle to the OTLP endpoint of the environment, if any. Never throws: a
      * collector that is down costs the run a warning, not its result. Returns that warning, or null.
      */
-    exportSpans: async (): Promise<string | null> => {
+    exportSpans: async (bundleDir?: string): Promise<string | null> => {
       const { exportOtlp, otlpTarget } = await loadObservability()
       const target = otlpTarget(env)
       if (target === null || spanLines === null) return null
       if ('error' in target) return `spans not exported: ${target.error}`
       try {
-        const result = await exportOtlp(typeof spanLines === 'function' ? spanLines() : spanLines, target)
+        const result = await exportOtlp(
+          typeof spanLines === 'function' ? spanLines(bundleDir) : spanLines,
+          target,
+        )
         return result.ok ? null : `spans not exported to ${target.url}: ${result.error}`
       } catch (e) {
         return `spans not exported to ${target.url}: ${errorMessage(e)}`

@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { htmlTrialRow, HTML_REPORT_FILE, type HtmlReportTotals } from '../src/reports/html/index.ts'
 import type { RunSpanWriter } from '../src/observability/index.ts'
 import { loadObservability, type StreamedRows, type StreamedSpans } from './derived-files.ts'
+import type { SortedPart } from './fold-seal.ts'
 import type { FoldedTrialPart } from './run-fold.ts'
 
 /** The parts' files in the fold folder. */
@@ -34,17 +35,21 @@ export class GrowingFiles {
     )
   }
 
-  /** What derivedRunFiles takes, from the parts' files sorted in bundle order and the totals of the same trials. */
-  sealed(
-    sortedParts: readonly string[],
+  /**
+   * What derivedRunFiles takes, from the parts' files sorted in bundle order and the totals of the same trials: the
+   * rows' file is closed to be read, the spans' stays open for the run's line.
+   */
+  async sealed(
+    sortedParts: readonly SortedPart[],
     totals: HtmlReportTotals,
     foldDir: string,
-  ): { spans: StreamedSpans; rows: StreamedRows } {
+  ): Promise<{ spans: StreamedSpans; rows: StreamedRows }> {
     const [spans, rows] = sortedParts
     if (spans === undefined || rows === undefined) throw new Error('GrowingFiles: the parts were not sorted')
+    await rows.writer.close()
     return {
-      spans: { writer: this.spans, path: spans },
-      rows: { path: rows, totals, out: join(foldDir, HTML_REPORT_FILE) },
+      spans: { writer: this.spans, file: spans.writer, path: spans.path },
+      rows: { path: rows.path, totals, out: join(foldDir, HTML_REPORT_FILE) },
     }
   }
 }

@@ -6,12 +6,13 @@ import { TRIAL_OUTCOMES, type TraceEvent, type TrialRecord } from '../src/core/i
 import { LogTail, workerLogPaths } from '../src/stores/index.ts'
 import { FoldIndex, type IndexedTrial } from './fold-index.ts'
 import { readRanges, type ByteRange } from './range-reads.ts'
+import { spilledRecordText } from './spilled-record.ts'
 
 /** The folder of the run's staging folder where the bundle's big files grow, beside the worker logs they come from. */
 export const FOLD_DIR = 'fold'
 /** Each folded trial's events, a trial's together, in fold order: traces.jsonl is copied from it in bundle order. */
 export const FOLDED_TRACES_FILE = 'traces.unsorted.jsonl'
-/** Each folded trial's record, a line each, in fold order: scores.json is streamed from it in bundle order. */
+/** Each folded trial's slim form and scores.json entry (spilled-record.ts), in fold order: scores.json is streamed from it in bundle order. */
 export const SPILLED_RECORDS_FILE = 'records.jsonl'
 
 export type { ByteRange }
@@ -69,9 +70,8 @@ interface HeldEvents {
   texts: string[]
 }
 
-/** The worker writes an event's line as this prefix, JSON.stringify of the event, and `}`; a record's likewise. */
+/** The worker writes an event's line as this prefix, JSON.stringify of the event, and `}`. */
 const EVENT_LINE_PREFIX = '{"event":'
-const RECORD_LINE_PREFIX = '{"record":'
 const NO_EVENTS: HeldEvents = { events: [], texts: [] }
 
 const OUTCOMES = new Set<unknown>(TRIAL_OUTCOMES)
@@ -172,7 +172,7 @@ export class RunFold {
     const next = this.chain.then(async () => {
       if (this.failure) throw this.failure.error
       const texts = events.map((e) => JSON.stringify(e))
-      const folded = this.foldTrial(record, JSON.stringify(record), events, texts, 'monitor')
+      const folded = this.foldTrial(record, events, texts, 'monitor')
       await this.spill.writeFile(folded.record)
       await this.traces.writeFile(folded.events)
       for (const [i, part] of this.parts.entries()) await part.handle.writeFile(folded.parts[i]!)
@@ -197,7 +197,7 @@ export class RunFold {
         if ('event' in line)
           this.hold(log, line.event, wrappedText(lineTexts[i]!, EVENT_LINE_PREFIX, line.event))
         else if ('record' in line) {
-          const folded = this.fold(log, line.record, lineTexts[i]!, basename(path))
+          const folded = this.fold(log, line.record, basename(path))
           if (folded) {
             records.push(folded.record)
             events.push(folded.events)
@@ -225,7 +225,6 @@ export class RunFold {
   private fold(
     log: FollowedLog,
     record: TrialRecord,
-    lineText: string,
     where: string,
   ): { record: string; events: string; parts: string[] } | undefined {
     const problem = recordProblem(record)
@@ -239,14 +238,12 @@ export class RunFold {
     const held = log.inFlight.get(key) ?? log.inFlight.get(unnamed) ?? NO_EVENTS
     log.inFlight.delete(key)
     log.inFlight.delete(unnamed)
-    const recordText = wrappedText(lineText, RECORD_LINE_PREFIX, record)
-    return this.foldTrial(record, recordText, held.events, held.texts, where)
+    return this.foldTrial(record, held.events, held.texts, where)
   }
 
   /** A trial's record and events (each with its JSON) into the fold's files' texts and its slim bookkeeping. */
   private foldTrial(
     record: TrialRecord,
-    recordJson: string,
     events: readonly TraceEvent[],
     eventTexts: readonly string[],
     where: string,
@@ -261,7 +258,7 @@ export class RunFold {
       text += `${eventTexts[i]!}\n`
     })
     checker.finish()
-    const recordText = `${recordJson}\n`
+    const recordText = spilledRecordText(record)
     const recordBytes = Buffer.byteLength(recordText)
     const eventBytes = Buffer.byteLength(text)
     const parts = this.parts.map((p) => p.part.text(record, events))
@@ -293,9 +290,8 @@ export class RunFold {
 }
 
 /**
- * An event's or record's JSON for the fold's files: the text the worker wrote inside its `{"event":…}` or
- * `{"record":…}` line, which is JSON.stringify of the value, so re-stringifying the parsed value gives the same
- * bytes at a second cost. A line that is not of that form is stringified as before.
+ * An event's JSON for the fold's files: the text the worker wrote inside its `{"event":…}` line, which is
+ * JSON.stringify of the value, so re-stringifying the parsed value gives the same bytes at a second cost. A line that is not of that form is stringified as before.
  */
 function wrappedText(lineText: string, prefix: string, value: unknown): string {
   return lineText.startsWith(prefix) && lineText.endsWith('}')

@@ -5,6 +5,7 @@ import {
   type BenchmarkInfo,
   type RunnerInfo,
   type RunSummary,
+  type ScoredTrial,
   type SealedSummary,
   type SummarySettings,
   type TaskRow,
@@ -14,7 +15,8 @@ import {
 import { HtmlReportAggregates } from '../src/reports/html/index.ts'
 import { ReportTrials } from '../src/reports/sections/trials.ts'
 import { SummaryFold } from '../src/scorers/index.ts'
-import { SlimTrials, type SlimTrial } from './slim-trial.ts'
+import { reportTrial, SlimTrials, type SlimTrial } from './slim-trial.ts'
+import type { SpilledRecord } from './spilled-record.ts'
 import { SpilledColumns } from './spilled-columns.ts'
 import { TaskRowsSpill } from './task-rows-spill.ts'
 
@@ -79,13 +81,22 @@ export class SealTally {
 
   /** The next record in bundle order. */
   add(record: TrialRecord): void {
-    const slim = this.slimOf.of(record)
+    this.addSlim(this.slimOf.of(record), record)
+  }
+
+  /** The next spilled trial in bundle order: its whole record is parsed only when report.md shows a row of it. */
+  addSpilled(spilled: SpilledRecord): void {
+    const slim = this.slimOf.sharing(spilled.slim)
+    this.addSlim(slim, spilled.rows ? spilled.record() : reportTrial(slim))
+  }
+
+  private addSlim(slim: SlimTrial, reported: ScoredTrial): void {
     if (this.keepSlims) this.slims.push(slim)
     this.keys.add(slim)
     this.count++
     this.summaryFold.add(slim)
     this.totals.add(slim)
-    this.report.add(record)
+    this.report.add(reported)
     this.runTargets.add(slim)
     for (const score of slim.scores) this.evaluatorIds.add(score.evaluatorId)
   }

@@ -18,6 +18,36 @@ type SlimScore = Pick<EvaluatorScore, 'evaluatorId' | 'kind' | 'score' | 'passed
 
 const NO_FINDINGS: SlimScore['findings'] = Object.freeze([]) as unknown as SlimScore['findings']
 
+/** A trial's slim form, each of its objects its own. */
+export function slimTrial(record: TrialRecord): SlimTrial {
+  return {
+    runId: record.runId,
+    benchmark: record.benchmark,
+    taskId: record.taskId,
+    taskChecksum: record.taskChecksum,
+    trial: record.trial,
+    labels: record.labels,
+    passed: record.passed,
+    outcome: record.outcome,
+    result: record.result && { terminatedBy: record.result.terminatedBy },
+    scores: record.scores.map((s) => ({
+      evaluatorId: s.evaluatorId,
+      kind: s.kind,
+      score: s.score,
+      passed: s.passed,
+      error: (s as Partial<EvaluatorScore>).error ?? null,
+      findings: NO_FINDINGS,
+    })),
+    usage: {
+      tokens: record.usage.tokens,
+      costUsd: record.usage.costUsd,
+      wallSeconds: record.usage.wallSeconds,
+      turns: record.usage.turns,
+    },
+    runner: record.runner,
+  }
+}
+
 /** Makes slim trials of one run: equal benchmarks, runners, label sets and results are one object each. */
 export class SlimTrials {
   private readonly shared = new Map<string, unknown>()
@@ -25,32 +55,18 @@ export class SlimTrials {
   constructor(private readonly runId: string) {}
 
   of(record: TrialRecord): SlimTrial {
-    return {
-      runId: record.runId === this.runId ? this.runId : record.runId,
-      benchmark: this.share(record.benchmark),
-      taskId: record.taskId,
-      taskChecksum: record.taskChecksum,
-      trial: record.trial,
-      labels: this.share(record.labels),
-      passed: record.passed,
-      outcome: record.outcome,
-      result: record.result && this.share({ terminatedBy: record.result.terminatedBy }),
-      scores: record.scores.map((s) => ({
-        evaluatorId: s.evaluatorId,
-        kind: s.kind,
-        score: s.score,
-        passed: s.passed,
-        error: (s as Partial<EvaluatorScore>).error ?? null,
-        findings: NO_FINDINGS,
-      })),
-      usage: {
-        tokens: record.usage.tokens,
-        costUsd: record.usage.costUsd,
-        wallSeconds: record.usage.wallSeconds,
-        turns: record.usage.turns,
-      },
-      runner: this.share(record.runner),
-    }
+    return this.sharing(slimTrial(record))
+  }
+
+  /** `slim` with its run id, benchmark, runner, labels and result the objects equal ones already have. */
+  sharing(slim: SlimTrial): SlimTrial {
+    slim.runId = slim.runId === this.runId ? this.runId : slim.runId
+    slim.benchmark = this.share(slim.benchmark)
+    slim.labels = this.share(slim.labels)
+    slim.result = slim.result && this.share(slim.result)
+    slim.runner = this.share(slim.runner)
+    for (const score of slim.scores) score.findings = NO_FINDINGS
+    return slim
   }
 
   /** One object for equal values (a run has a few benchmarks, runners and label sets, not one per trial). */

@@ -14,7 +14,7 @@ const FLUSH_BYTES = 1 << 18
  */
 export class DurableFileWriter {
   private readonly hash: Hash = createHash('sha256')
-  private pending: Buffer[] = []
+  private pending: Uint8Array[] = []
   private pendingBytes = 0
   private size = 0
 
@@ -25,8 +25,9 @@ export class DurableFileWriter {
     return new DurableFileWriter(await open(path, 'wx'))
   }
 
+  /** Bytes given are kept, not copied, until the next flush: the caller must not change them after. */
   async write(data: string | Uint8Array): Promise<void> {
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : Buffer.from(data)
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data
     this.hash.update(bytes)
     this.size += bytes.length
     this.pending.push(bytes)
@@ -49,7 +50,8 @@ export class DurableFileWriter {
     await this.handle.close().catch(() => undefined)
   }
 
-  private async flush(): Promise<void> {
+  /** Writes what is buffered (the file stays open and unsynced). */
+  async flush(): Promise<void> {
     if (this.pendingBytes === 0) return
     const data = Buffer.concat(this.pending, this.pendingBytes)
     this.pending = []

@@ -35,8 +35,13 @@ export class ScoresJsonWriter {
   }
 
   async trial(record: Readonly<TrialRecord>): Promise<void> {
-    const { runId: _runId, timing: _timing, ...scored } = record
-    await this.writer.write(`${this.count === 0 ? '\n' : ',\n'}    ${indented(scored, '    ')}`)
+    await this.entry(scoresJsonEntry(record))
+  }
+
+  /** A trial's text as scoresJsonEntry made it (the fold makes it as the trial finishes, the seal copies it). */
+  async entry(text: string | Uint8Array): Promise<void> {
+    await this.writer.write(this.count === 0 ? '\n' : ',\n')
+    await this.writer.write(text)
     this.count++
   }
 
@@ -84,6 +89,12 @@ export class ScoresJsonWriter {
   async abandon(): Promise<void> {
     await this.writer.abandon()
   }
+}
+
+/** A trial's text in scores.json's trials array, less the separator before it. */
+export function scoresJsonEntry(record: Readonly<TrialRecord>): string {
+  const { runId: _runId, timing: _timing, ...scored } = record
+  return `    ${indented(scored, '    ')}`
 }
 
 /** JSON.stringify(value, null, 2) nested `prefix` deep: a JSON text holds a newline only between its tokens. */

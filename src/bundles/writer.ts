@@ -38,7 +38,11 @@ import { traceBatches, type TraceSource } from './trace-source.ts'
 import { checkSchema, parseJsonText } from './untrusted-json.ts'
 
 /** A file the bundle carries beyond the standard ones (e.g. `artifacts/…`): given as content or copied from disk. */
-export type ExtraFile = { path: string; data: string | Uint8Array } | { path: string; sourcePath: string }
+export type ExtraFile =
+  | { path: string; data: string | Uint8Array }
+  | { path: string; sourcePath: string }
+  /** Written and fsynced by the caller, its digest computed as it wrote: moved in, not copied. */
+  | ({ path: string } & PrewrittenFile)
 
 export type WriteBundleInput = {
   /** The bundle lands in `runsDir/<runId>/`. */
@@ -180,7 +184,11 @@ async function assemble(
     checkNamedFiles(input, derived)
     for (const file of [...(input.extraFiles ?? []), ...derived]) {
       await put(file.path, (target) =>
-        'data' in file ? writeDurableFile(target, file.data) : copyDurable(file.sourcePath, target),
+        'data' in file
+          ? writeDurableFile(target, file.data)
+          : 'digest' in file
+            ? movePrewritten(file, target)
+            : copyDurable(file.sourcePath, target),
       )
     }
 

@@ -1,11 +1,12 @@
 // The bundle's derived files when the trials' spans were streamed during the run: derivedRunFiles appends the run
-// line to the streamed file and makes it the bundle's spans.jsonl (which validate-bundle accepts with the run line
+// line to the streamed file and moves it into the bundle as its spans.jsonl (which validate-bundle accepts with the run line
 // last), and the export sends that file's lines to a collector on 127.0.0.1.
-import { appendFile, readFile } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { derivedRunFiles } from '../../reporters/derived-files.ts'
-import { validateBundle, writeBundle } from '../../src/bundles/index.ts'
+import { DurableFileWriter, validateBundle, writeBundle } from '../../src/bundles/index.ts'
 import { otlpSpans, parseOtlpLines, RunSpanWriter } from '../../src/observability/index.ts'
 import { bundleInput, makeEvents, tempDir } from '../bundles/fixtures.ts'
 import { startOtlpReceiver, type OtlpReceiver } from '../observability/otlp-receiver.ts'
@@ -24,19 +25,20 @@ describe('derivedRunFiles with spans streamed during the run', () => {
     const input = await bundleInput(join(work.path, 'run'))
     const { metadata, trials, summary } = input
 
-    // As the reporter folds each trial: its line goes to the staging file at once.
+    // As the seal copies each trial's line in bundle order into the open file.
     const writer = new RunSpanWriter({ startedAt: metadata.startedAt, env: {} })
-    const path = join(work.path, 'spans.streaming.jsonl')
+    const path = join(work.path, 'sorted.spans.jsonl')
+    const file = await DurableFileWriter.create(path)
     const trialLines: string[] = []
     for (const trial of trials) {
       const line = writer.trialSpanLine(trial, makeEvents(trial))
       trialLines.push(line)
-      await appendFile(path, `${line}\n`)
+      await file.write(`${line}\n`)
     }
 
     receiver = await startOtlpReceiver()
     const derived = derivedRunFiles(
-      { metadata, trials, summary, spans: { writer, path } },
+      { metadata, trials, summary, spans: { writer, file, path } },
       { OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url },
     )
     const bundle = await writeBundle({ ...input, derivedFiles: derived.derivedFiles })
@@ -51,7 +53,8 @@ describe('derivedRunFiles with spans streamed during the run', () => {
     const tasks = otlpSpans(parseOtlpLines(written.join('\n'))).filter((s) => s.name === 'eval.task')
     expect(tasks.every((t) => t.parentSpanId === writer.runSpanId)).toBe(true)
 
-    expect(await derived.exportSpans()).toBeNull()
+    expect(existsSync(path)).toBe(false)
+    expect(await derived.exportSpans(bundle)).toBeNull()
     expect(receiver.requests.map((r) => r.body)).toEqual(written)
   })
 })

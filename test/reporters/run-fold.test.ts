@@ -2,6 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { eventsRange, partRange, recordRange, RunFold } from '../../reporters/run-fold.ts'
+import { readSpilledRecord } from '../../reporters/spilled-record.ts'
+import { slimTrial } from '../../reporters/slim-trial.ts'
+import { scoresJsonEntry } from '../../src/bundles/index.ts'
+import { ReportTrials } from '../../src/reports/sections/trials.ts'
 import { makeEvents, makeTrials, RUN_ID, tempDir } from '../bundles/fixtures.ts'
 
 let work: { path: string; remove: () => Promise<void> }
@@ -13,7 +17,7 @@ afterEach(async () => {
 })
 
 describe('RunFold', () => {
-  it("copies each event's and record's JSON to the fold's files as the worker wrote it, and parses it for the parts", async () => {
+  it("copies each event's JSON as the worker wrote it, spills the record's slim form and scores.json entry, and parses both for the parts", async () => {
     const record = makeTrials({ tasks: ['task-0'], trials: 1 })[0]!
     const events = makeEvents(record)
     // Valid JSON that JSON.stringify would write otherwise (an escaped letter): what is copied shows in the bytes.
@@ -38,7 +42,12 @@ describe('RunFold', () => {
         texts.map((t) => `${t}\n`).join(''),
       )
       expect(seen).toEqual(events)
-      expect(fold.readMany('records', [recordRange(folded!)])[0]!.toString()).toBe(`${recordText}\n`)
+      const spilled = readSpilledRecord(fold.readMany('records', [recordRange(folded!)])[0]!)
+      expect(spilled.entry.toString()).toBe(scoresJsonEntry(record))
+      expect(spilled.slim).toEqual(JSON.parse(JSON.stringify(slimTrial(record))))
+      expect(spilled.rows).toBe(ReportTrials.showsRows(record))
+      const { timing: _timing, ...untimed } = record
+      expect(spilled.record()).toEqual(untimed)
       expect(fold.readMany(0, [partRange(folded!, 0)])[0]!.toString()).toBe(
         `${events.map((e) => e.kind).join(',')}\n`,
       )

@@ -111,7 +111,7 @@ async function sealWindow(
       metadata,
       trials: [],
       summary,
-      ...growing.sealed(parts.parts, tally.totals, fold.dir),
+      ...(await growing.sealed(parts.parts, tally.totals, fold.dir)),
     })
     const dir = await sealBundle({
       runsDir: o.runsDir,
@@ -123,7 +123,7 @@ async function sealWindow(
       replayCommand: o.replayCommand,
       extraFiles: await derived.derivedFiles([]),
     })
-    const exportWarning = await derived.exportSpans()
+    const exportWarning = await derived.exportSpans(dir)
     if (exportWarning !== null) o.warn(exportWarning)
     return dir
   } catch (e) {

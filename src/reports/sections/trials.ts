@@ -149,6 +149,14 @@ export class ReportTrials {
     return trials
   }
 
+  /**
+   * Whether add(trial) makes a row of it (it failed, or a score erred, failed or found something); a trial that
+   * makes none only counts, so a form of it with its pass and its scores' passes and errors stands in for it.
+   */
+  static showsRows(t: ScoredTrial): boolean {
+    return !t.passed || t.scores.some((s) => s.error !== null || !s.passed || s.findings.length > 0)
+  }
+
   /** The next trial in bundle order (benchmark, task, trial). */
   add(trial: ScoredTrial): void {
     this.count++
