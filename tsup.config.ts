@@ -25,6 +25,8 @@ export default defineConfig({
   sourcemap: true,
   outDir: 'dist',
   external: ['vitest', 'vite', /^vitest\//],
+  // Bundled, so that only the parts of zod the package uses load: its index imports every locale.
+  noExternal: ['zod'],
   // The front-end apps (ui/), into dist/ui/ where src/reports/ui-bundle/assets.ts reads them.
   onSuccess: async () => {
     const root = process.cwd()

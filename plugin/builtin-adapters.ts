@@ -2,7 +2,7 @@
 // mechanism (src/config) may not import the adapter families; options are snake_case as in YAML and validated
 // strictly, so a typo is a CONFIG_INVALID naming the adapter and the option.
 import { resolve } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { mockRunner } from '../src/agents/index.ts'
 import {
   DatasetOptions,

@@ -4,7 +4,7 @@
 // error with "did you mean". No credential is written in a config: keys come from the provider's environment
 // variable, or from a `${NAME}` reference expanded right before the factory runs.
 import { resolve } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   anthropicRunner,
   callableRunner,

@@ -1,5 +1,5 @@
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
-import { z } from 'zod'
+import * as z from 'zod'
 import { META_KEY, TRIAL_CASE_META_KEY, TrialOutcome } from '../src/core/index.ts'
 import { percent, usd } from '../src/reports/format.ts'
 

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import type { TestModule } from 'vitest/node'
-import { z } from 'zod'
+import * as z from 'zod'
 import { META_KEY, RunMetadata, TRIAL_CASE_META_KEY } from '../src/core/index.ts'
 import { METADATA_FILE } from '../src/bundles/index.ts'
 

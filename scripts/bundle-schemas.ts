@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import * as core from '../src/core/index.ts'
 
 export const SCHEMA_BASE_URI = `https://agentevalops.dev/schemas/v${core.BUNDLE_FORMAT_VERSION}/`

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { JsonValue, type JsonObject, type ResourceLimits } from '../core/index.ts'
 import { ENV_REF_SOURCE } from './env-refs.ts'
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { join, posix } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { safeFileStem } from './file-name.ts'
 import type { TrialRecord } from './schemas.ts'
 

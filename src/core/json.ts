@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** Plain JSON values: what may cross the worker → reporter boundary and land in a bundle. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue }

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /*
  * The parts of Langfuse's public API monitor mode reads and writes, as its published OpenAPI (Fern) definition

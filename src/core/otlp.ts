@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /*
  * The vocabulary of a bundle's spans.jsonl, shared by what writes it (src/observability) and what checks it

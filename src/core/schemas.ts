@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { JsonObject, JsonValue } from './json.ts'
 import { MonitorLevel } from './monitor-wire.ts'
 

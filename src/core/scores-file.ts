@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { BUNDLE_FORMAT_VERSION, TrialRecord } from './schemas.ts'
 import { RunSummary } from './summary.ts'
 

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { BenchmarkInfo, RunnerInfo, TraceEvent, TrialRecord } from './schemas.ts'
 import { SummarySettings } from './summary.ts'
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /*
  * The view's index of a runs folder as it is cached on disk (`<runsDir>/.agentevalops/view-index.json`): a file

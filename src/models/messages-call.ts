@@ -1,5 +1,5 @@
 import type Anthropic from '@anthropic-ai/sdk'
-import { z } from 'zod'
+import * as z from 'zod'
 import { errorMessage } from '../core/index.ts'
 import {
   attemptCalls,

@@ -29,15 +29,33 @@ export function decimal(value: Figure, digits = 3): string {
 }
 
 /**
- * toLocaleString('en-US') is this formatter, made again on every call: the HTML rows format a few integers per
- * trial, so it is made once. Below 1,000 a non-negative integer has no separator and is its plain digits.
+ * An integer as toLocaleString('en-US') writes it (digits in groups of three, a hyphen for a minus), without Intl:
+ * the first NumberFormat a process makes loads the locale data, some 20 ms of every run's start.
  */
-const EN_US = new Intl.NumberFormat('en-US')
-
 export function integer(value: Figure): string {
   if (!finite(value)) return DASH
   const n = Math.round(value)
-  return n >= 0 && n < 1000 && !Object.is(n, -0) ? String(n) : EN_US.format(n)
+  const negative = n < 0 || Object.is(n, -0)
+  const digits = plainDigits(Math.abs(n))
+  if (!negative && digits.length <= 3) return digits
+  const head = digits.length % 3 || 3
+  let out = digits.slice(0, head)
+  for (let i = head; i < digits.length; i += 3) out += `,${digits.slice(i, i + 3)}`
+  return negative ? `-${out}` : out
+}
+
+/**
+ * A non-negative integer's digits: String() writes one from 1e21 up in exponent form, where en-US writes the same
+ * shortest digits followed by zeros.
+ */
+function plainDigits(n: number): string {
+  const text = String(n)
+  const e = text.indexOf('e+')
+  if (e < 0) return text
+  return text
+    .slice(0, e)
+    .replace('.', '')
+    .padEnd(Number(text.slice(e + 2)) + 1, '0')
 }
 
 /** `x.toFixed(digits)` with a real minus sign, and no sign on a value that rounds to zero. */

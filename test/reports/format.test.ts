@@ -51,8 +51,9 @@ describe('integer', () => {
     const values = [
       0, -0, 0.4, -0.4, 1, 7.5, 999, 999.5, 1000, 1234, -1, -999, -1000, -1234.6, 1e6, 123456789,
     ]
-    values.push(2 ** 53, 1e21, -1e22, Number.MAX_VALUE)
+    values.push(2 ** 53, 1e21 - 65536, 1e21, -1e22, Number.MAX_VALUE, -Number.MAX_VALUE, -0.2, 1e20)
     for (let i = 0; i < 200; i++) values.push(Math.floor(Math.sin(i + 1) * 10 ** (i % 12)))
+    for (let e = 15; e < 40; e++) values.push(1.2345678901234567 * 10 ** e, -(7 * 10 ** e))
     for (const v of values) expect(integer(v)).toBe(Math.round(v).toLocaleString('en-US'))
     expect(integer(Number.NaN)).toBe('—')
     expect(integer(Infinity)).toBe('—')

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { AgentEvalOpsError, closest, type AgentRunner } from '../../core/index.ts'
 import { openaiRunner, type OpenAIRunnerOptions } from './runner.ts'
 

@@ -3,7 +3,7 @@ import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs'
 import { extname } from 'node:path'
 import type * as Yaml from 'yaml'
 import type { Document, LineCounter, Node, Pair, YAMLMap } from 'yaml'
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   AgentEvalOpsError,
   defineTask,

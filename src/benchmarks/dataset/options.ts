@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { AgentEvalOpsError, docPath } from '../../core/index.ts'
 import { GraderSpec } from './grader.ts'
 import { describeIssue, orderIssues } from './issues.ts'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { parseAdapterInput } from '../../core/index.ts'
 
 export const HARBOR_BENCHMARK_ID = 'harbor'

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join, resolve } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   AgentEvalOpsError,
   defineTask,

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { gunzipSync } from 'node:zlib'
-import { z } from 'zod'
+import * as z from 'zod'
 import { AgentEvalOpsError, sha256 } from '../../core/index.ts'
 
 /** One problem as OpenAI's HumanEval.jsonl(.gz) has it. */

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { basename, dirname, resolve } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   AgentEvalOpsError,
   defineTask,

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { parseAdapterInput } from '../../core/index.ts'
 
 /** The version the benchmark reports when the options name none. */

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** What the judge model must answer with. */
 export const JudgeVerdict = z.object({

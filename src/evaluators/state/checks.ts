@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { AgentEvalOpsError, JsonValue } from '../../core/index.ts'
 import { JSON_PATH_HINT, tryParseJsonPath, type JsonPathSegment } from './json-path.ts'
 import { staticPathProblem } from './workspace.ts'

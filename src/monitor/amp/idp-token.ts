@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { AgentEvalOpsError } from '../../core/index.ts'
 import { describeUrl, fetchWithRetry, type RetryOptions } from './http-retry.ts'
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { AgentEvalOpsError, IndividualScore, ScoresPayload, type AggregatedScore } from '../../core/index.ts'
 import type { MonitorScoreBatch, ScorePublisher } from '../contract.ts'
 import { bearerAuth } from './bearer.ts'

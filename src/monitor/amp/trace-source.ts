@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { AgentEvalOpsError, FullTrace, isAgentEvalOpsError } from '../../core/index.ts'
 import type { MonitorTraceSource, MonitorWindow, SourcedTrace } from '../contract.ts'
 import { bearerAuth } from './bearer.ts'

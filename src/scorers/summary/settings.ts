@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { AgentEvalOpsError, docPath, SummarySettings } from '../../core/index.ts'
 import { parseSettings } from '../parse-settings.ts'
 

@@ -1,6 +1,6 @@
 import { lstat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { isSafeRelativePath, newerVersionMessage, requiredFiles } from '../../bundles/layout.ts'
 import { BUNDLE_FORMAT_VERSION, Manifest, RunMetadata, RunSummary, sha256 } from '../../core/index.ts'
 import { parseSmallJson, parseSmallValue, readSmallFile, type Parsed } from './bundle-small-files.ts'
