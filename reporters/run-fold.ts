@@ -76,6 +76,9 @@ const NO_EVENTS: HeldEvents = { events: [], texts: [] }
 
 const OUTCOMES = new Set<unknown>(TRIAL_OUTCOMES)
 
+/** How long a catch-up trusts the last listing of the logs folder (caughtUp() always lists it). */
+const LIST_LOGS_EVERY_MS = 100
+
 /**
  * Folds a live run's worker logs as they grow: each finished trial (its `record` line) leaves memory as its key and
  * byte ranges, its record appended to the spill and its events to the folded traces; only the events
@@ -92,6 +95,7 @@ export class RunFold {
   private tracesSize = 0
   private chain: Promise<void> = Promise.resolve()
   private waiting = false
+  private listedAt = -Infinity
   private failure: { error: unknown } | undefined
 
   private constructor(
@@ -127,14 +131,14 @@ export class RunFold {
   }
 
   /** Folds what the logs gained since the last time, unless a catch-up is already waiting to start. */
-  poke(): void {
+  poke(all = false): void {
     if (this.waiting) return
     this.waiting = true
     this.chain = this.chain.then(async () => {
       this.waiting = false
       if (this.failure) return
       try {
-        await this.catchUp()
+        await this.catchUp(all)
       } catch (error) {
         this.failure = { error }
       }
@@ -144,7 +148,7 @@ export class RunFold {
   /** Every line the logs held when called is folded; throws what went wrong with reading or writing them. */
   async caughtUp(): Promise<void> {
     this.waiting = false
-    this.poke()
+    this.poke(true)
     await this.chain
     if (this.failure) throw this.failure.error
   }
@@ -183,9 +187,14 @@ export class RunFold {
     return next
   }
 
-  private async catchUp(): Promise<void> {
-    for (const path of await workerLogPaths(this.stagingDir)) {
-      if (!this.logs.has(path)) this.logs.set(path, { tail: new LogTail(path), inFlight: new Map() })
+  private async catchUp(all = false): Promise<void> {
+    // A new worker's log appears rarely, catch-ups come as often as cases end: the folder is listed again only
+    // after a pause, and always for caughtUp().
+    if (all || performance.now() - this.listedAt >= LIST_LOGS_EVERY_MS) {
+      this.listedAt = performance.now()
+      for (const path of await workerLogPaths(this.stagingDir)) {
+        if (!this.logs.has(path)) this.logs.set(path, { tail: new LogTail(path), inFlight: new Map() })
+      }
     }
     // Text, turned into bytes once per catch-up: a Buffer per trial costs more than the trial's bookkeeping.
     const records: string[] = []
