@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { DurableFileWriter, type ExtraFile } from '../src/bundles/index.ts'
+import { writeDurableChunks, type DurableFileWriter, type ExtraFile } from '../src/bundles/index.ts'
 import {
   errorMessage,
   isSealedSummary,
@@ -78,7 +78,7 @@ export interface StreamedSpans {
  */
 export function derivedRunFiles(run: DerivedRun, env: NodeJS.ProcessEnv = process.env) {
   /** What exportSpans sends: the lines made here, or the streamed file once its run line is in. */
-  let spanLines: readonly string[] | ((bundleDir: string | undefined) => AsyncIterable<string>) | null = null
+  let spanLines: readonly string[] | ((bundleDir: string) => AsyncIterable<string>) | null = null
   return {
     derivedFiles: async (events: readonly TraceEvent[]): Promise<ExtraFile[]> => {
       const { buildRunSpanLines, captureContentFromEnv, otlpLinesText, readOtlpLines, SPANS_FILE } =
@@ -92,18 +92,8 @@ export function derivedRunFiles(run: DerivedRun, env: NodeJS.ProcessEnv = proces
           throw new Error(
             'derivedRunFiles: streamed rows need the sealed summary, whose rows carry the tokens',
           )
-        const page = await DurableFileWriter.create(out)
-        try {
-          for await (const chunk of renderHtmlReportFromRows(
-            htmlRunPart(run.metadata, run.summary, totals),
-            path,
-          ))
-            await page.write(chunk)
-        } catch (e) {
-          await page.abandon()
-          throw e
-        }
-        htmlFile = { path: HTML_REPORT_FILE, sourcePath: out, digest: await page.close() }
+        const page = renderHtmlReportFromRows(htmlRunPart(run.metadata, run.summary, totals), path)
+        htmlFile = { path: HTML_REPORT_FILE, sourcePath: out, digest: await writeDurableChunks(out, page) }
       } else
         htmlFile = {
           path: HTML_REPORT_FILE,
@@ -116,7 +106,7 @@ export function derivedRunFiles(run: DerivedRun, env: NodeJS.ProcessEnv = proces
         await file.write(`${writer.runSpanLine(run.metadata, sealedSummary(run.summary).summary, stages)}\n`)
         const digest = await file.close()
         // Read back from the bundle, where the file is moved to.
-        spanLines = (bundleDir) => readOtlpLines(bundleDir === undefined ? path : join(bundleDir, SPANS_FILE))
+        spanLines = (bundleDir) => readOtlpLines(join(bundleDir, SPANS_FILE))
         return [{ path: SPANS_FILE, sourcePath: path, digest }, htmlFile]
       }
       const lines = buildRunSpanLines({
@@ -131,10 +121,11 @@ export function derivedRunFiles(run: DerivedRun, env: NodeJS.ProcessEnv = proces
       return [{ path: SPANS_FILE, data: otlpLinesText(lines) }, htmlFile]
     },
     /**
-     * Sends the spans written into the bundle to the OTLP endpoint of the environment, if any. Never throws: a
-     * collector that is down costs the run a warning, not its result. Returns that warning, or null.
+     * Sends the spans written into the bundle (sealed in `bundleDir`) to the OTLP endpoint of the environment, if
+     * any. Never throws: a collector that is down costs the run a warning, not its result. Returns that warning, or
+     * null.
      */
-    exportSpans: async (bundleDir?: string): Promise<string | null> => {
+    exportSpans: async (bundleDir: string): Promise<string | null> => {
       const { exportOtlp, otlpTarget } = await loadObservability()
       const target = otlpTarget(env)
       if (target === null || spanLines === null) return null

@@ -12,7 +12,10 @@ import { spilledRecordText } from './spilled-record.ts'
 export const FOLD_DIR = 'fold'
 /** Each folded trial's events, a trial's together, in fold order: traces.jsonl is copied from it in bundle order. */
 export const FOLDED_TRACES_FILE = 'traces.unsorted.jsonl'
-/** Each folded trial's slim form and scores.json entry (spilled-record.ts), in fold order: scores.json is streamed from it in bundle order. */
+/**
+ * Each folded trial's slim form and scores.json entry (spilled-record.ts), in fold order: scores.json is streamed
+ * from it in bundle order.
+ */
 export const SPILLED_RECORDS_FILE = 'records.jsonl'
 
 export type { ByteRange }
@@ -300,7 +303,8 @@ export class RunFold {
 
 /**
  * An event's JSON for the fold's files: the text the worker wrote inside its `{"event":…}` line, which is
- * JSON.stringify of the value, so re-stringifying the parsed value gives the same bytes at a second cost. A line that is not of that form is stringified as before.
+ * JSON.stringify of the value, so re-stringifying the parsed value gives the same bytes at a second cost. A line
+ * that is not of that form is stringified as before.
  */
 function wrappedText(lineText: string, prefix: string, value: unknown): string {
   return lineText.startsWith(prefix) && lineText.endsWith('}')

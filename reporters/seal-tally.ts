@@ -5,12 +5,10 @@ import {
   type BenchmarkInfo,
   type RunnerInfo,
   type RunSummary,
-  type ScoredTrial,
   type SealedSummary,
   type SummarySettings,
   type TaskRow,
   type TaskRows,
-  type TrialRecord,
 } from '../src/core/index.ts'
 import { HtmlReportAggregates } from '../src/reports/html/index.ts'
 import { ReportTrials } from '../src/reports/sections/trials.ts'
@@ -79,24 +77,15 @@ export class SealTally {
     this.keys = new StreamedTrialKeys(runId, new FindingList())
   }
 
-  /** The next record in bundle order. */
-  add(record: TrialRecord): void {
-    this.addSlim(this.slimOf.of(record), record)
-  }
-
   /** The next spilled trial in bundle order: its whole record is parsed only when report.md shows a row of it. */
   addSpilled(spilled: SpilledRecord): void {
     const slim = this.slimOf.sharing(spilled.slim)
-    this.addSlim(slim, spilled.rows ? spilled.record() : reportTrial(slim))
-  }
-
-  private addSlim(slim: SlimTrial, reported: ScoredTrial): void {
     if (this.keepSlims) this.slims.push(slim)
     this.keys.add(slim)
     this.count++
     this.summaryFold.add(slim)
     this.totals.add(slim)
-    this.report.add(reported)
+    this.report.add(spilled.rows ? spilled.record() : reportTrial(slim))
     this.runTargets.add(slim)
     for (const score of slim.scores) this.evaluatorIds.add(score.evaluatorId)
   }

@@ -60,15 +60,23 @@ export class DurableFileWriter {
   }
 }
 
-export async function writeDurableFile(path: string, data: string | Uint8Array): Promise<FileDigest> {
+/** A file written durably from `chunks` in order, with its digest; nothing of it is kept if a chunk fails. */
+export async function writeDurableChunks(
+  path: string,
+  chunks: AsyncIterable<string | Uint8Array> | Iterable<string | Uint8Array>,
+): Promise<FileDigest> {
   const writer = await DurableFileWriter.create(path)
   try {
-    await writer.write(data)
+    for await (const chunk of chunks) await writer.write(chunk)
   } catch (e) {
     await writer.abandon()
     throw e
   }
   return writer.close()
+}
+
+export function writeDurableFile(path: string, data: string | Uint8Array): Promise<FileDigest> {
+  return writeDurableChunks(path, [data])
 }
 
 /** A rename is only durable once the folder holding the entry is synced; not every platform allows it. */

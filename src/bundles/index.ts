@@ -7,7 +7,7 @@ export {
   type WriteBundleInput,
 } from './writer.ts'
 export { ScoresJsonWriter, scoresJsonEntry } from './scores-json-writer.ts'
-export { DurableFileWriter, type FileDigest } from './durable-file.ts'
+export { DurableFileWriter, writeDurableChunks, type FileDigest } from './durable-file.ts'
 export type { TraceSource } from './trace-source.ts'
 export { readBundle, type Bundle, type ReadMode, type RecoveredBundle } from './reader.ts'
 export { validateBundle } from './validate.ts'

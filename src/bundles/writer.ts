@@ -17,7 +17,13 @@ import {
   type TrialRecord,
 } from '../core/index.ts'
 import { isProcessAlive } from '../engine/index.ts'
-import { DurableFileWriter, fsyncDir, writeDurableFile, type FileDigest } from './durable-file.ts'
+import {
+  DurableFileWriter,
+  fsyncDir,
+  writeDurableChunks,
+  writeDurableFile,
+  type FileDigest,
+} from './durable-file.ts'
 import { describeIssues, FindingList, formatFindings } from './findings.ts'
 import {
   assertSafeRunId,
@@ -375,15 +381,8 @@ async function writeTraces(
   return writer.close()
 }
 
-async function copyDurable(source: string, target: string): Promise<FileDigest> {
-  const writer = await DurableFileWriter.create(target)
-  try {
-    for await (const chunk of createReadStream(source) as AsyncIterable<Buffer>) await writer.write(chunk)
-  } catch (e) {
-    await writer.abandon()
-    throw e
-  }
-  return writer.close()
+function copyDurable(source: string, target: string): Promise<FileDigest> {
+  return writeDurableChunks(target, createReadStream(source) as AsyncIterable<Buffer>)
 }
 
 /**

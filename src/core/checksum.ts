@@ -32,7 +32,7 @@ function canonical(value: unknown): string | undefined {
   return `${out}}`
 }
 
-/** An object's keys in the order its sorted copy has them: its integer keys (listed first, ascending), then the rest sorted. */
+/** An object's keys as its sorted copy lists them: its integer keys (listed first, ascending), then the rest sorted. */
 function sortedKeys(record: Record<string, unknown>): string[] {
   const keys = Object.keys(record)
   let integers = 0

@@ -103,7 +103,7 @@ async function recoverOne(dir: string, keep: boolean, io: CliIO): Promise<boolea
       `recovered run ${terminalText(staged.runId)}: ${finished} finished trial(s), ${cancelled} cancelled, ` +
         `${trials.length - finished - cancelled} cut short (interrupted) → ${terminalText(relative(process.cwd(), bundle) || bundle)}`,
     )
-    const exportWarning = await derived.exportSpans()
+    const exportWarning = await derived.exportSpans(bundle)
     if (exportWarning !== null) io.err(`agentevalops recover: warning: ${terminalText(exportWarning)}`)
     if (!keep) await removeStaging(dir)
     return true
