@@ -382,7 +382,12 @@ async function writeTraces(
 }
 
 function copyDurable(source: string, target: string): Promise<FileDigest> {
-  return writeDurableChunks(target, createReadStream(source) as AsyncIterable<Buffer>)
+  return writeDurableChunks(target, readChunks(source))
+}
+
+/** The file's chunks, its stream opened only once they are asked for (an unread stream's error would go unheard). */
+async function* readChunks(path: string): AsyncGenerator<Buffer> {
+  yield* createReadStream(path) as AsyncIterable<Buffer>
 }
 
 /**
